@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Bindery",
+    products: [
+        .library(name: "JSONRPC", targets: ["JSONRPC"]),
+        .library(name: "Bindery", targets: ["Bindery"]),
+        .library(name: "BinderyServer", targets: ["BinderyServer"]),
+        .executable(name: "binderyd", targets: ["binderyd"]),
+    ],
+    targets: [
+        // Transport: JSON values, JSON-RPC messages, framing, stdio connection. Knows no view models.
+        .target(name: "JSONRPC"),
+        // What a view-model author imports: exposure, value coding, schema, change tracking.
+        .target(name: "Bindery", dependencies: ["JSONRPC"]),
+        // The protocol methods over sessions, recording, the stdio entry point.
+        .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"]),
+        // The view models of the seed articles.
+        .target(name: "SeedViewModels", dependencies: ["Bindery"]),
+        .executableTarget(name: "binderyd", dependencies: ["BinderyServer", "SeedViewModels"]),
+
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "SeedViewModels"]),
+        .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

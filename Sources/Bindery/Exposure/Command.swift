@@ -1,0 +1,97 @@
+/// An action a client may invoke: a method of the view model, sync or async, with an optional
+/// enabled condition and optional typed arguments.
+///
+/// ```swift
+/// Command("save", enabled: \.canSave) { $0.save() }
+/// Command("login", enabled: \.loginInputValid) { try await $0.login() }   // answers when done
+/// Command("rename") { (model, name: String) in model.rename(to: name) }  // args decoded as String
+/// ```
+/// What the closure returns (any ``BinderyValue``) is the invoke's `result`; what it throws answers
+/// the invoke with a command-failure error. An async command runs on the main actor like
+/// everything else; its state changes reach clients at every suspension point.
+@MainActor
+public struct Command<Model: AnyObject> {
+    let command: ExposedCommand
+
+    // Sync, no arguments.
+    public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+                perform: @escaping @MainActor (Model) throws -> Void) {
+        self.init(name, label, enabled, nil, .sync { model, _ in try perform(model); return nil })
+    }
+
+    public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+                                      perform: @escaping @MainActor (Model) throws -> Result) {
+        self.init(name, label, enabled, nil, .sync { model, _ in try perform(model).jsonValue })
+    }
+
+    // Async, no arguments.
+    public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+                perform: @escaping @MainActor (Model) async throws -> Void) {
+        self.init(name, label, enabled, nil, .async { model, _ in try await perform(model); return nil })
+    }
+
+    public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+                                      perform: @escaping @MainActor (Model) async throws -> Result) {
+        self.init(name, label, enabled, nil, .async { model, _ in try await perform(model).jsonValue })
+    }
+
+    // Sync, with arguments.
+    public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+                                         perform: @escaping @MainActor (Model, Arguments) throws -> Void) {
+        self.init(name, label, enabled, Arguments.valueType, .sync { model, json in
+            try perform(model, try decodeArguments(json)); return nil
+        })
+    }
+
+    public init<Arguments: BinderyValue, Result: BinderyValue>(
+        _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+        perform: @escaping @MainActor (Model, Arguments) throws -> Result
+    ) {
+        self.init(name, label, enabled, Arguments.valueType, .sync { model, json in
+            try perform(model, try decodeArguments(json)).jsonValue
+        })
+    }
+
+    // Async, with arguments.
+    public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+                                         perform: @escaping @MainActor (Model, Arguments) async throws -> Void) {
+        self.init(name, label, enabled, Arguments.valueType, .async { model, json in
+            try await perform(model, try decodeArguments(json)); return nil
+        })
+    }
+
+    public init<Arguments: BinderyValue, Result: BinderyValue>(
+        _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+        perform: @escaping @MainActor (Model, Arguments) async throws -> Result
+    ) {
+        self.init(name, label, enabled, Arguments.valueType, .async { model, json in
+            try await perform(model, try decodeArguments(json)).jsonValue
+        })
+    }
+
+    private init(_ name: String, _ label: String?, _ enabled: KeyPath<Model, Bool>?,
+                 _ argumentsType: ValueType?, _ body: ExposedCommand.TypedBody<Model>) {
+        var isEnabled: (@MainActor (AnyObject) -> Bool)?
+        if let enabled {
+            isEnabled = { model in unsafeDowncast(model, to: Model.self)[keyPath: enabled] }
+        }
+        command = ExposedCommand(
+            name: name, label: label ?? defaultLabel(for: name), argumentsType: argumentsType,
+            isEnabled: isEnabled, body: body.erased
+        )
+    }
+}
+
+/// The arguments of an invoke, decoded; absent arguments read as JSON null.
+private func decodeArguments<Arguments: BinderyValue>(_ json: JSONValue?) throws -> Arguments {
+    do {
+        return try Arguments(jsonValue: json ?? .null)
+    } catch {
+        throw CommandArgumentsError(error: error)
+    }
+}
+
+/// Arguments that do not fit the command's argument type: an invalid-params error, not a failure.
+struct CommandArgumentsError: Error {
+    let error: ValueError
+}

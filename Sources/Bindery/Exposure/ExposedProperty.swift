@@ -1,0 +1,63 @@
+/// A field or output with its Swift types erased: what sessions and the schema work with.
+///
+/// `read` and `write` take the model as `AnyObject`; they were built for one model class and are
+/// only ever called with instances of it.
+@MainActor
+struct ExposedProperty {
+    let name: String
+    let label: String
+    let valueType: ValueType
+    let read: @MainActor (AnyObject) -> JSONValue
+    /// Decodes and stores a value; returns the JSON of what was decoded, to compare with what the
+    /// model then holds. `nil` for read-only outputs.
+    let write: (@MainActor (AnyObject, JSONValue) throws(ValueError) -> JSONValue)?
+
+    var isWritable: Bool { write != nil }
+}
+
+/// A writable property: a client may set it with `setField`, and is told when the model changes it.
+///
+/// ```swift
+/// Field("email", \.email)
+/// Field("rating", \.rating, label: "Your rating")
+/// ```
+@MainActor
+public struct Field<Model: AnyObject> {
+    let property: ExposedProperty
+
+    public init<Value: BinderyValue>(
+        _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, label: String? = nil
+    ) {
+        property = ExposedProperty(
+            name: name,
+            label: label ?? defaultLabel(for: name),
+            valueType: Value.valueType,
+            read: { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath].jsonValue },
+            write: { (model, json) throws(ValueError) in
+                let value = try Value(jsonValue: json)
+                unsafeDowncast(model, to: Model.self)[keyPath: keyPath] = value
+                return value.jsonValue
+            }
+        )
+    }
+}
+
+/// A read-only property, stored or computed: clients read it and are told when it changes.
+///
+/// ```swift
+/// Output("isValid", \.isValid)
+/// ```
+@MainActor
+public struct Output<Model: AnyObject> {
+    let property: ExposedProperty
+
+    public init<Value: BinderyValue>(_ name: String, _ keyPath: KeyPath<Model, Value>, label: String? = nil) {
+        property = ExposedProperty(
+            name: name,
+            label: label ?? defaultLabel(for: name),
+            valueType: Value.valueType,
+            read: { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath].jsonValue },
+            write: nil
+        )
+    }
+}

@@ -1,0 +1,43 @@
+/// What a view model's factory receives when a client opens a session: the `args` of `session/open`.
+@MainActor
+public struct OpenContext {
+    /// The `args` object of the request; empty when the client sent none.
+    public let arguments: JSONObject
+
+    public init(arguments: JSONObject = JSONObject()) {
+        self.arguments = arguments
+    }
+
+    /// The argument `name` decoded as `Value`; throws an ``OpenError`` naming it when it is missing or
+    /// of the wrong type. A missing argument reads as null, so optional arguments may be left out.
+    public func argument<Value: BinderyValue>(_ name: String, as type: Value.Type = Value.self) throws -> Value {
+        do {
+            return try Value(jsonValue: arguments[name] ?? .null)
+        } catch {
+            throw OpenError("argument \"\(name)\": \(error)", data: ["argument": .string(name)])
+        }
+    }
+}
+
+/// Why a session could not be opened; the factory may throw it with its own message and data.
+public struct OpenError: Error, Sendable {
+    public var message: String
+    public var data: JSONValue?
+
+    public init(_ message: String, data: JSONValue? = nil) {
+        self.message = message
+        self.data = data
+    }
+}
+
+/// What a command may throw to fail with a message and machine-readable data of its own choosing.
+/// Any other error fails the command too, described by `String(describing:)`.
+public struct CommandError: Error, Sendable {
+    public var message: String
+    public var data: JSONValue?
+
+    public init(_ message: String, data: JSONValue? = nil) {
+        self.message = message
+        self.data = data
+    }
+}

@@ -1,0 +1,78 @@
+/// A registered view model type with its Swift types erased: its exposure, factory and schema.
+///
+/// Besides the declared fields and outputs, every command contributes two read-only members to a
+/// session's state, `<command>.enabled` and `<command>.running`, so that a client sees from the
+/// state alone what it may invoke. A dot never occurs in a Swift property name, so these never clash.
+@MainActor
+public final class ViewModelType {
+    public let name: String
+    let properties: [ExposedProperty]
+    let commands: [ExposedCommand]
+    let make: @MainActor (OpenContext) throws -> AnyObject
+    /// Every member of the state, in order: properties, then each command's enabled and running.
+    let members: [Member]
+    /// The names of every member of a session's state, in order.
+    public let memberNames: [String]
+    private let memberIndex: [String: Int]
+    private let commandIndex: [String: Int]
+
+    enum Member {
+        case property(Int)
+        case enabled(Int)
+        case running(Int)
+    }
+
+    init<Model: ViewModel>(name: String, exposure: Exposure<Model>, make: @escaping @MainActor (OpenContext) throws -> Model) {
+        self.name = name
+        self.properties = exposure.properties
+        self.commands = exposure.commands
+        self.make = { context in try make(context) }
+        var members = properties.indices.map(Member.property)
+        var names = properties.map(\.name)
+        for (index, command) in commands.enumerated() {
+            members += [.enabled(index), .running(index)]
+            names += ["\(command.name).enabled", "\(command.name).running"]
+        }
+        self.members = members
+        self.memberNames = names
+        self.memberIndex = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.commandIndex = Dictionary(commands.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func memberIndex(named name: String) -> Int? { memberIndex[name] }
+    /// The `<command>.running` member: it follows the properties and the command's `enabled` member.
+    func runningMemberIndex(ofCommand command: Int) -> Int { properties.count + 2 * command + 1 }
+    func commandIndex(named name: String) -> Int? { commandIndex[name] }
+    func propertyIndex(named name: String) -> Int? {
+        guard let index = memberIndex[name], case .property(let property) = members[index] else { return nil }
+        return property
+    }
+
+    /// Names of the writable fields, for "did you mean" lists in errors.
+    public var fieldNames: [String] { properties.map(\.name) }
+    public var commandNames: [String] { commands.map(\.name) }
+
+    /// The type as `initialize` and `viewModels/describe` present it.
+    public private(set) lazy var schema: JSONValue = {
+        var fields: [JSONValue] = []
+        for property in properties {
+            var field = JSONObject(minimumCapacity: 6)
+            field.append("name", .string(property.name))
+            field.append("label", .string(property.label))
+            for member in property.valueType.schema.members { field.append(member.key, member.value) }
+            field.append("writable", .bool(property.isWritable))
+            fields.append(.object(field))
+        }
+        var commandSchemas: [JSONValue] = []
+        for command in commands {
+            var object = JSONObject(minimumCapacity: 5)
+            object.append("name", .string(command.name))
+            object.append("label", .string(command.label))
+            object.append("async", .bool(command.isAsync))
+            object.append("hasEnabledCondition", .bool(command.isEnabled != nil))
+            if let arguments = command.argumentsType { object.append("args", .object(arguments.schema)) }
+            commandSchemas.append(.object(object))
+        }
+        return ["type": .string(name), "fields": .array(fields), "commands": .array(commandSchemas)]
+    }()
+}

@@ -1,0 +1,61 @@
+extension Session {
+    /// How a command invocation ended.
+    public enum InvokeOutcome {
+        /// The command returned; the JSON of its result, or nil when it returns nothing.
+        case returned(JSONValue?)
+        case failed(any Error)
+        /// Cancelled by the client or by closing the session.
+        case cancelled
+        /// Never ran: the request was wrong (arguments of the wrong type).
+        case rejected(SessionError)
+    }
+
+    /// Runs the command `name`, once its enabled condition allows.
+    ///
+    /// A sync command, or an async one that never suspends, calls `completion` before this returns.
+    /// Otherwise the command keeps running on the main actor and `completion` is called when it
+    /// ends; the returned task cancels it. While it runs, `<name>.running` reads true.
+    public func invoke(
+        _ name: String, arguments: JSONValue?,
+        completion: @escaping @MainActor (InvokeOutcome) -> Void
+    ) throws(SessionError) -> Task<Void, Never>? {
+        guard let commandIndex = type.commandIndex(named: name) else {
+            throw .unknownCommand(name, known: type.commandNames)
+        }
+        let command = type.commands[commandIndex]
+        if let isEnabled = command.isEnabled, !isEnabled(model) { throw .commandDisabled(name) }
+        switch command.body {
+        case .sync(let body):
+            do {
+                completion(.returned(try body(model, arguments)))
+            } catch let error as CommandArgumentsError {
+                throw .invalidArguments(command: name, error.error)
+            } catch {
+                completion(.failed(error))
+            }
+            return nil
+        case .async(let body):
+            let number = beginRunning(command: commandIndex)
+            let model = self.model
+            let cause = ChangeCause.current
+            // `immediate`: the command's first steps run now, inside the request's turn, so their
+            // changes go out with the request's first didChange.
+            let task = Task.immediate { @MainActor in
+                let outcome: InvokeOutcome
+                do {
+                    let result = try await ChangeCause.$current.withValue(cause) { try await body(model, arguments) }
+                    outcome = Task.isCancelled ? .cancelled : .returned(result)
+                } catch let error as CommandArgumentsError {
+                    // Arguments are decoded before the first suspension, so this is still the request's turn.
+                    outcome = .rejected(.invalidArguments(command: name, error.error))
+                } catch {
+                    outcome = Task.isCancelled || error is CancellationError ? .cancelled : .failed(error)
+                }
+                ChangeCause.$current.withValue(cause) { self.endRunning(command: commandIndex, number: number) }
+                completion(outcome)
+            }
+            track(task: task, number: number)
+            return task
+        }
+    }
+}

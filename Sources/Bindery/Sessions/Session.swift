@@ -1,0 +1,173 @@
+import Observation
+
+/// One live view model instance driven by a client, and what that client has been told about it.
+///
+/// The session keeps, per observed member, the last value sent to the client. A member is marked
+/// dirty when the Observation machinery reports a change to anything its value was computed from;
+/// ``collectChanges()`` re-reads only dirty members, keeps those that differ from what was sent,
+/// and counts one revision for the lot.
+///
+/// Main actor only, like the view model.
+@MainActor
+public final class Session {
+    public let id: Int
+    public let type: ViewModelType
+    let model: AnyObject
+    /// Counts the change sets sent: 0 at open, one more per ``collectChanges()`` that found any.
+    public private(set) var revision = 0
+    public private(set) var isClosed = false
+    /// The request that caused the first pending change, if any.
+    public private(set) var pendingCause: RequestID?
+
+    private var observed: [Bool]
+    private var lastSent: [JSONValue?]
+    private var dirty: [Bool]
+    private var dirtyMembers: [Int] = []
+    private var runningCounts: [Int]
+    private var runningTasks: [Int: Task<Void, Never>] = [:]
+    private var nextTaskNumber = 0
+    private var activeRuns: Set<Int> = []
+    private weak var table: SessionTable?
+
+    init(id: Int, type: ViewModelType, model: AnyObject, observing names: [String]?, table: SessionTable) {
+        self.id = id
+        self.type = type
+        self.model = model
+        self.table = table
+        let count = type.members.count
+        observed = Array(repeating: names == nil, count: count)
+        lastSent = Array(repeating: nil, count: count)
+        dirty = Array(repeating: false, count: count)
+        runningCounts = Array(repeating: 0, count: type.commands.count)
+        for name in names ?? [] {
+            if let index = type.memberIndex(named: name) { observed[index] = true }
+        }
+        for index in 0..<count where observed[index] {
+            lastSent[index] = arm(index)
+        }
+    }
+
+    /// The current value of every observed member, in declaration order.
+    public func state() -> JSONObject {
+        var state = JSONObject(minimumCapacity: observed.count)
+        for index in observed.indices where observed[index] {
+            state.append(type.memberNames[index], read(index))
+        }
+        return state
+    }
+
+    /// Narrows (or widens) what the client is told about to `names`; returns the state of that set.
+    /// Unknown names must have been rejected by the caller.
+    public func observe(_ names: [String]) -> JSONObject {
+        let wanted = Set(names.compactMap(type.memberIndex(named:)))
+        for index in observed.indices {
+            let isWanted = wanted.contains(index)
+            if isWanted, !observed[index] { lastSent[index] = arm(index) }
+            if !isWanted { lastSent[index] = nil }
+            observed[index] = isWanted
+        }
+        return state()
+    }
+
+    /// Stores a client's value in a field. What was written is recorded as sent, so it is not echoed
+    /// back unless the model ends up holding something else.
+    public func setField(_ name: String, to value: JSONValue) throws(SessionError) {
+        guard let index = type.memberIndex(named: name) else {
+            throw .unknownField(name, known: type.memberNames)
+        }
+        guard case .property(let property) = type.members[index], let write = type.properties[property].write else {
+            throw .readOnlyField(name)
+        }
+        let written: JSONValue
+        do {
+            written = try write(model, value)
+        } catch {
+            throw .wrongValueType(field: name, error)
+        }
+        if observed[index] { lastSent[index] = written }
+    }
+
+    /// Re-reads the dirty members; returns those whose value differs from what was last sent, and
+    /// counts a new revision if there are any.
+    public func collectChanges() -> JSONObject? {
+        guard !dirtyMembers.isEmpty else { return nil }
+        let members = dirtyMembers.sorted()
+        dirtyMembers.removeAll(keepingCapacity: true)
+        pendingCause = nil
+        var changes = JSONObject()
+        for index in members {
+            dirty[index] = false
+            guard observed[index], !isClosed else { continue }
+            let value = arm(index)
+            if value != lastSent[index] {
+                lastSent[index] = value
+                changes.append(type.memberNames[index], value)
+            }
+        }
+        guard !changes.isEmpty else { return nil }
+        revision += 1
+        return changes
+    }
+
+    /// Cancels the session's running commands; later changes of its model are ignored.
+    func close() {
+        isClosed = true
+        for task in runningTasks.values { task.cancel() }
+        runningTasks.removeAll()
+        dirtyMembers.removeAll()
+    }
+
+    // MARK: Reading and tracking
+
+    private func read(_ index: Int) -> JSONValue {
+        switch type.members[index] {
+        case .property(let property): type.properties[property].read(model)
+        case .enabled(let command): .bool(type.commands[command].isEnabled?(model) ?? true)
+        case .running(let command): .bool(runningCounts[command] > 0)
+        }
+    }
+
+    /// Reads a member while registering for the next change of anything the read touched.
+    private func arm(_ index: Int) -> JSONValue {
+        if case .running = type.members[index] { return read(index) }
+        return withObservationTracking {
+            read(index)
+        } onChange: { [weak self] in
+            runOnMainActor { self?.markDirty(index) }
+        }
+    }
+
+    func markDirty(_ index: Int) {
+        guard !dirty[index], !isClosed else { return }
+        dirty[index] = true
+        if dirtyMembers.isEmpty {
+            pendingCause = ChangeCause.current
+            table?.sessionBecameDirty(self)
+        }
+        dirtyMembers.append(index)
+    }
+
+    // MARK: Commands
+
+    /// Counts a command run as started; returns its number, for ``track(task:number:)`` and ``endRunning(command:number:)``.
+    func beginRunning(command: Int) -> Int {
+        runningCounts[command] += 1
+        markDirty(type.runningMemberIndex(ofCommand: command))
+        nextTaskNumber += 1
+        activeRuns.insert(nextTaskNumber)
+        return nextTaskNumber
+    }
+
+    /// Keeps a running command's task so that closing the session can cancel it; a run that
+    /// already ended (it never suspended) is not kept.
+    func track(task: Task<Void, Never>, number: Int) {
+        if activeRuns.contains(number) { runningTasks[number] = task }
+    }
+
+    func endRunning(command: Int, number: Int) {
+        runningCounts[command] -= 1
+        activeRuns.remove(number)
+        runningTasks[number] = nil
+        markDirty(type.runningMemberIndex(ofCommand: command))
+    }
+}

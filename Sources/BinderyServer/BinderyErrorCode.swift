@@ -1,0 +1,80 @@
+import Bindery
+
+/// Bindery's own error codes, in the range JSON-RPC leaves to implementations (-32000 to -32099).
+/// -32001 to -32009 are skipped because LSP uses -32002 for "server not initialized".
+extension ErrorCode {
+    public static let unknownType = ErrorCode(-32010)
+    public static let unknownSession = ErrorCode(-32011)
+    public static let unknownField = ErrorCode(-32012)
+    public static let readOnlyField = ErrorCode(-32013)
+    public static let wrongValueType = ErrorCode(-32014)
+    public static let unknownCommand = ErrorCode(-32015)
+    public static let commandDisabled = ErrorCode(-32016)
+    public static let commandFailed = ErrorCode(-32017)
+    public static let openFailed = ErrorCode(-32018)
+}
+
+extension RPCError {
+    static func unknownType(_ name: String, known: [String]) -> RPCError {
+        RPCError(.unknownType, "Unknown view model type \"\(name)\"; known types: \(known.joined(separator: ", "))",
+                 data: ["type": .string(name), "known": .array(known.map(JSONValue.string))])
+    }
+
+    static func unknownSession(_ id: Int) -> RPCError {
+        RPCError(.unknownSession, "Unknown session \(id): never opened, or closed", data: ["session": .int(id)])
+    }
+
+    static func openFailed(type: String, _ error: any Error) -> RPCError {
+        if let error = error as? OpenError {
+            return RPCError(.openFailed, "Could not open \(type): \(error.message)", data: error.data)
+        }
+        return RPCError(.openFailed, "Could not open \(type): \(error)")
+    }
+
+    /// The documented error for a refused session operation, naming the session and the offending name.
+    @MainActor static func session(_ session: Session, _ error: SessionError) -> RPCError {
+        let id = JSONValue.int(session.id)
+        let type = session.type.name
+        switch error {
+        case .unknownField(let name, let known):
+            return RPCError(.unknownField,
+                            "Unknown field \"\(name)\" in \(type); known: \(known.joined(separator: ", "))",
+                            data: ["session": id, "field": .string(name), "known": .array(known.map(JSONValue.string))])
+        case .readOnlyField(let name):
+            return RPCError(.readOnlyField, "Field \"\(name)\" of \(type) is read-only",
+                            data: ["session": id, "field": .string(name)])
+        case .wrongValueType(let field, let valueError):
+            return RPCError(.wrongValueType, "Wrong value type for field \"\(field)\": \(valueError)",
+                            data: ["session": id, "field": .string(field), "expected": .string(valueError.expected),
+                                   "found": .string(valueError.found)])
+        case .unknownCommand(let name, let known):
+            let list = known.isEmpty ? "\(type) has no commands" : "known: \(known.joined(separator: ", "))"
+            return RPCError(.unknownCommand, "Unknown command \"\(name)\" in \(type); \(list)",
+                            data: ["session": id, "command": .string(name), "known": .array(known.map(JSONValue.string))])
+        case .commandDisabled(let name):
+            return RPCError(.commandDisabled, "Command \"\(name)\" of \(type) is disabled",
+                            data: ["session": id, "command": .string(name)])
+        case .invalidArguments(let command, let valueError):
+            return RPCError(.invalidParams, "Invalid params: args of command \"\(command)\": \(valueError)",
+                            data: ["session": id, "command": .string(command), "expected": .string(valueError.expected),
+                                   "found": .string(valueError.found)])
+        }
+    }
+
+    @MainActor static func commandFailed(_ session: Session, command: String, _ error: any Error) -> RPCError {
+        var data: JSONObject = ["session": .int(session.id), "command": .string(command)]
+        let message: String
+        if let error = error as? CommandError {
+            message = error.message
+            if let detail = error.data { data.append("detail", detail) }
+        } else {
+            message = String(describing: error)
+        }
+        return RPCError(.commandFailed, "Command \"\(command)\" of \(session.type.name) failed: \(message)",
+                        data: .object(data))
+    }
+
+    static func cancelled(_ why: String) -> RPCError {
+        RPCError(.requestCancelled, "Request cancelled: \(why)")
+    }
+}

@@ -1,0 +1,70 @@
+import Bindery
+
+/// The `params` of a request, read with errors that name the offending member.
+///
+/// Absent and null params read as an empty object (Emacs sends `"params": null`); members a method
+/// does not know are ignored.
+struct Params {
+    let object: JSONObject
+
+    init(_ json: JSONValue?) throws(RPCError) {
+        switch json {
+        case nil, .null?: object = JSONObject()
+        case .object(let object)?: self.object = object
+        case let other?: throw .invalidParams("params must be an object, not \(other.typeName)")
+        }
+    }
+
+    /// A required member of any type; null counts as present.
+    func value(_ key: String) throws(RPCError) -> JSONValue {
+        guard let value = object[key] else { throw .invalidParams("missing param \"\(key)\"", param: key) }
+        return value
+    }
+
+    func string(_ key: String) throws(RPCError) -> String {
+        let value = try value(key)
+        guard case .string(let string) = value else { throw wrongType(key, "a string", value) }
+        return string
+    }
+
+    func int(_ key: String) throws(RPCError) -> Int {
+        let value = try value(key)
+        guard case .int(let int) = value else { throw wrongType(key, "an integer", value) }
+        return int
+    }
+
+    func optionalString(_ key: String) throws(RPCError) -> String? {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .string(let string) = value else { throw wrongType(key, "a string", value) }
+        return string
+    }
+
+    func optionalObject(_ key: String) throws(RPCError) -> JSONObject? {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .object(let object) = value else { throw wrongType(key, "an object", value) }
+        return object
+    }
+
+    func optionalStringArray(_ key: String) throws(RPCError) -> [String]? {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .array(let elements) = value else { throw wrongType(key, "an array of strings", value) }
+        var strings: [String] = []
+        for element in elements {
+            guard case .string(let string) = element else { throw wrongType(key, "an array of strings", value) }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    func stringArray(_ key: String) throws(RPCError) -> [String] {
+        guard let strings = try optionalStringArray(key) else {
+            throw object[key] == nil ? .invalidParams("missing param \"\(key)\"", param: key)
+                : wrongType(key, "an array of strings", .null)
+        }
+        return strings
+    }
+
+    private func wrongType(_ key: String, _ expected: String, _ found: JSONValue) -> RPCError {
+        .invalidParams("param \"\(key)\" must be \(expected), not \(found.typeName)", param: key)
+    }
+}

@@ -1,0 +1,34 @@
+import Bindery
+
+extension Server {
+    /// Routes a request to its method. Every method of the protocol is listed here.
+    func handleRequest(_ method: String, _ params: JSONValue?, id: RequestID?) throws(RPCError) -> Reply {
+        switch method {
+        case "initialize": return .result(try initialize(Params(params)))
+        case "shutdown": return .result(try shutdown(Params(params)))
+        case "viewModels/describe": return .result(try describe(Params(params)))
+        case "session/open": return .result(try openSession(Params(params)))
+        case "session/close": return .result(try closeSession(Params(params)))
+        case "session/state": return .result(try sessionState(Params(params)))
+        case "session/observe": return .result(try observe(Params(params)))
+        case "setField": return .result(try setField(Params(params)))
+        case "invoke": return try invoke(Params(params), id: id)
+        case "exit", "$/cancelRequest":
+            throw .invalidRequest("\"\(method)\" is a notification: send it without an id")
+        default: throw .methodNotFound(method)
+        }
+    }
+
+    /// Notifications are never answered; unknown ones (LSP's `initialized`, `$/setTrace`, ...) are ignored.
+    func handleNotification(_ method: String, _ params: JSONValue?) {
+        switch method {
+        case "exit":
+            flushOutput()
+            terminate(code: isShutDown ? 0 : 1)
+        case "$/cancelRequest":
+            cancelRequest(params)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Bindery
+
+extension Server {
+    /// The protocol revision a client can check; bumped on any incompatible change to protocol.md.
+    static let protocolVersion = 1
+
+    /// `initialize`: who we are and every view model type we serve. Optional: a script may start
+    /// with `session/open`.
+    func initialize(_ params: Params) throws(RPCError) -> JSONValue {
+        [
+            "protocolVersion": .int(Server.protocolVersion),
+            "serverInfo": ["name": .string(serverInfo.name), "version": .string(serverInfo.version)],
+            "viewModels": .array(table.registry.types.map(\.schema)),
+        ]
+    }
+
+    /// `shutdown`: from now on every request but `exit` is refused.
+    func shutdown(_ params: Params) throws(RPCError) -> JSONValue {
+        isShutDown = true
+        return .null
+    }
+
+    /// `viewModels/describe` {type?}: the schema of one type, or of all.
+    func describe(_ params: Params) throws(RPCError) -> JSONValue {
+        let registry = table.registry
+        guard let name = try params.optionalString("type") else {
+            return ["viewModels": .array(registry.types.map(\.schema))]
+        }
+        guard let type = registry.type(named: name) else { throw .unknownType(name, known: registry.names) }
+        return ["viewModels": [type.schema]]
+    }
+}

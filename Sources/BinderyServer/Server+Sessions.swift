@@ -1,0 +1,70 @@
+import Bindery
+
+extension Server {
+    /// `session/open` {type, args?, observe?} -> {session, revision, state}
+    func openSession(_ params: Params) throws(RPCError) -> JSONValue {
+        let typeName = try params.string("type")
+        let arguments = try params.optionalObject("args") ?? JSONObject()
+        let observe = try params.optionalStringArray("observe")
+        guard let type = table.registry.type(named: typeName) else {
+            throw .unknownType(typeName, known: table.registry.names)
+        }
+        if let observe, let unknown = observe.first(where: { type.memberIndex(named: $0) == nil }) {
+            throw RPCError(.unknownField, "Unknown field \"\(unknown)\" in observe of \(typeName); known: "
+                           + type.memberNames.joined(separator: ", "),
+                           data: ["field": .string(unknown), "known": .array(type.memberNames.map(JSONValue.string))])
+        }
+        let session: Session
+        do {
+            session = try table.open(type, arguments: arguments, observing: observe)
+        } catch {
+            throw .openFailed(type: typeName, error)
+        }
+        return ["session": .int(session.id), "revision": .int(session.revision), "state": .object(session.state())]
+    }
+
+    /// `session/close` {session} -> null. Stops the session's running commands.
+    func closeSession(_ params: Params) throws(RPCError) -> JSONValue {
+        let id = try params.int("session")
+        guard table.close(id) else { throw .unknownSession(id) }
+        return .null
+    }
+
+    /// `session/state` {session} -> {revision, state}: everything observed, to resynchronise.
+    func sessionState(_ params: Params) throws(RPCError) -> JSONValue {
+        let session = try session(params)
+        return ["revision": .int(session.revision), "state": .object(session.state())]
+    }
+
+    /// `session/observe` {session, properties} -> {revision, state}: push only these from now on.
+    func observe(_ params: Params) throws(RPCError) -> JSONValue {
+        let session = try session(params)
+        let names = try params.stringArray("properties")
+        if let unknown = names.first(where: { session.type.memberIndex(named: $0) == nil }) {
+            throw .session(session, .unknownField(unknown, known: session.type.memberNames))
+        }
+        let state = session.observe(names)
+        return ["revision": .int(session.revision), "state": .object(state)]
+    }
+
+    /// `setField` {session, field, value} -> {revision}
+    func setField(_ params: Params) throws(RPCError) -> JSONValue {
+        let session = try session(params)
+        let field = try params.string("field")
+        let value = try params.value("value")
+        do {
+            try session.setField(field, to: value)
+        } catch {
+            throw .session(session, error)
+        }
+        // The revision this write produced: collect now so the response can name it.
+        sendChanges()
+        return ["revision": .int(session.revision)]
+    }
+
+    func session(_ params: Params) throws(RPCError) -> Session {
+        let id = try params.int("session")
+        guard let session = table.session(id) else { throw .unknownSession(id) }
+        return session
+    }
+}

@@ -1,0 +1,190 @@
+/// Cuts a byte stream into message bodies, in either framing, detected from the first byte.
+///
+/// Feed it whatever `read` returned, in any split: ``append(_:)`` then ``next()`` until it answers
+/// `nil`. Malformed framing is reported as a ``FrameEvent/error(_:)`` and the decoder resynchronises
+/// (at the next header block or line), so one bad frame never wedges the stream.
+///
+/// Not thread-safe: one reader owns it.
+public struct FrameDecoder: Sendable {
+    /// The framing in use: `nil` until the first byte that is not white space arrives.
+    public private(set) var framing: Framing?
+    /// The largest body accepted; a larger one is skipped and reported.
+    public var maximumMessageSize: Int
+
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// Bytes of an oversized body still to be thrown away.
+    private var skipping = 0
+
+    public init(maximumMessageSize: Int = 64 << 20) {
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    /// Bytes received and not yet returned as a frame.
+    public var pendingByteCount: Int { buffer.count - start + skipping }
+
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0, start >= buffer.count / 2 {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// The next complete frame, an error about a malformed one, or `nil` when more bytes are needed.
+    public mutating func next() -> FrameEvent? {
+        if skipping > 0 {
+            let dropped = min(skipping, buffer.count - start)
+            start += dropped
+            skipping -= dropped
+            if skipping > 0 { return nil }
+        }
+        if framing == nil {
+            while start < buffer.count, isWhitespace(buffer[start]) { start += 1 }
+            guard start < buffer.count else { return nil }
+            framing = Framing.detect(firstByte: buffer[start])
+        }
+        switch framing! {
+        case .contentLength: return nextContentLengthFrame()
+        case .newlineDelimited: return nextLine()
+        }
+    }
+
+    /// What is left when the stream ends: an error if a frame was cut off, else `nil`.
+    public mutating func finish() -> FrameEvent? {
+        var rest = start
+        while rest < buffer.count, isWhitespace(buffer[rest]) { rest += 1 }
+        defer { start = buffer.count }
+        guard rest < buffer.count else { return nil }
+        if framing == .newlineDelimited {
+            // A last line without its newline is still a whole JSON text; accept it.
+            return .frame(Array(buffer[rest...]))
+        }
+        return .error("the stream ended inside a frame (\(buffer.count - rest) bytes unread)")
+    }
+
+    private mutating func nextLine() -> FrameEvent? {
+        while true {
+            guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                if buffer.count - start > maximumMessageSize {
+                    let size = buffer.count - start
+                    start = buffer.count
+                    skipping = 0
+                    return .error("a line longer than the maximum message size (\(maximumMessageSize) bytes), \(size) bytes so far")
+                }
+                return nil
+            }
+            var end = newline
+            if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let lineStart = start
+            start = newline + 1
+            if buffer[lineStart..<end].allSatisfy(isWhitespace) { continue }
+            if end - lineStart > maximumMessageSize {
+                return .error("a message of \(end - lineStart) bytes exceeds the maximum message size (\(maximumMessageSize) bytes)")
+            }
+            return .frame(Array(buffer[lineStart..<end]))
+        }
+    }
+
+    private mutating func nextContentLengthFrame() -> FrameEvent? {
+        // Skip blank lines between frames: some clients end a body with a newline.
+        while start < buffer.count, isWhitespace(buffer[start]) { start += 1 }
+        guard let headerEnd = findHeaderEnd() else {
+            if buffer.count - start > 8192 {
+                start = buffer.count
+                return .error("a header block longer than 8192 bytes without a blank line")
+            }
+            return nil
+        }
+        let header = parseHeader(buffer[start..<headerEnd.headerStop])
+        let bodyStart = headerEnd.bodyStart
+        switch header {
+        case .failure(let error):
+            start = bodyStart
+            return .error(error.message)
+        case .success(let length):
+            if length > maximumMessageSize {
+                start = bodyStart
+                skipping = length
+                return .error("Content-Length \(length) exceeds the maximum message size (\(maximumMessageSize) bytes)")
+            }
+            guard buffer.count - bodyStart >= length else { return nil }
+            start = bodyStart + length
+            return .frame(Array(buffer[bodyStart..<start]))
+        }
+    }
+
+    /// Where the header block ends: at `\r\n\r\n`, or leniently at `\n\n`.
+    private func findHeaderEnd() -> (headerStop: Int, bodyStart: Int)? {
+        var index = start
+        while index < buffer.count {
+            if buffer[index] == UInt8(ascii: "\n") {
+                if index + 1 < buffer.count, buffer[index + 1] == UInt8(ascii: "\n") {
+                    return (index, index + 2)
+                }
+                if index + 2 < buffer.count, buffer[index + 1] == UInt8(ascii: "\r"), buffer[index + 2] == UInt8(ascii: "\n") {
+                    return (index, index + 3)
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The body length announced by a header block; other headers are ignored.
+    private func parseHeader(_ bytes: ArraySlice<UInt8>) -> Result<Int, HeaderError> {
+        var length: Int?
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                return .failure(HeaderError("a header line without a colon: \(printable(line))"))
+            }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            guard name.trimmingWhitespace() == "content-length" else { continue }
+            let valueText = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingWhitespace()
+            guard let value = Int(valueText), value >= 0 else {
+                return .failure(HeaderError("Content-Length is not a non-negative integer: \"\(valueText)\""))
+            }
+            if let length, length != value {
+                return .failure(HeaderError("two different Content-Length headers: \(length) and \(value)"))
+            }
+            length = value
+        }
+        guard let length else { return .failure(HeaderError("a header block without Content-Length")) }
+        return .success(length)
+    }
+}
+
+/// What ``FrameDecoder/next()`` produces.
+public enum FrameEvent: Sendable, Equatable {
+    /// The body of one message.
+    case frame([UInt8])
+    /// Malformed framing, described for a person; the decoder has already moved past it.
+    case error(String)
+}
+
+private struct HeaderError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+private func isWhitespace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+}
+
+private func printable(_ bytes: ArraySlice<UInt8>) -> String {
+    let text = String(decoding: bytes.prefix(40), as: UTF8.self)
+    return "\"" + text.filter { !$0.isNewline } + (bytes.count > 40 ? "…" : "") + "\""
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `body` on a new detached OS thread: for a loop that blocks in `read` and must not hold a
+/// thread of Swift's cooperative pool.
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Box: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { context in
+        let box = Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! Box
+        box.body()
+        return nil
+    }, context)
+    precondition(result == 0, "pthread_create failed: \(result)")
+    pthread_detach(thread)
+}

@@ -1,0 +1,93 @@
+import Foundation
+import JSONRPC
+
+/// A recorded exchange, as `binderyd --record` writes it: a framing line, then what the client sent
+/// (`in`, or `inRaw` for bodies that are not JSON) and what the daemon wrote back (`out`), in order.
+/// An optional last line `{"exit":N}` says the daemon must exit with N once its input is closed
+/// (default 0).
+struct Transcript {
+    enum Step {
+        case send([UInt8])
+        case expect([UInt8])
+    }
+
+    var framing: Framing = .contentLength
+    var steps: [Step] = []
+    var exitCode: Int32 = 0
+
+    /// Parses the transcript format; `in`/`out` bodies are taken byte for byte from the line.
+    init(jsonLines text: String) throws {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let bytes = Array(line.utf8)
+            if let body = Self.body(of: bytes, after: "{\"in\":") {
+                steps.append(.send(body))
+            } else if let body = Self.body(of: bytes, after: "{\"out\":") {
+                steps.append(.expect(body))
+            } else {
+                let value = try JSONParser.parse(bytes)
+                if let raw = value["inRaw"]?.stringValue {
+                    steps.append(.send(Array(raw.utf8)))
+                } else if let name = value["framing"]?.stringValue, let framing = Framing(rawValue: name) {
+                    self.framing = framing
+                } else if case .int(let code)? = value["exit"] {
+                    exitCode = Int32(code)
+                } else {
+                    throw TranscriptError("unrecognised line: \(line)")
+                }
+            }
+        }
+    }
+
+    /// Builds a transcript from the `-->` / `<--` lines of a protocol.md example, in NDJSON framing.
+    init(arrows text: Substring) {
+        framing = .newlineDelimited
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("--> ") { steps.append(.send(Array(line.dropFirst(4).utf8))) }
+            if line.hasPrefix("<-- ") { steps.append(.expect(Array(line.dropFirst(4).utf8))) }
+        }
+    }
+
+    private static func body(of line: [UInt8], after prefix: String) -> [UInt8]? {
+        let prefix = Array(prefix.utf8)
+        guard line.count > prefix.count, line.starts(with: prefix), line.last == UInt8(ascii: "}") else { return nil }
+        return Array(line[prefix.count..<(line.count - 1)])
+    }
+
+    /// Plays the client's side against a fresh daemon; returns a description of every difference.
+    func replay(arguments: [String] = []) throws -> [String] {
+        let daemon = try DaemonProcess(arguments: arguments)
+        var problems: [String] = []
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .send(let body):
+                daemon.send(body, framing: framing)
+            case .expect(let expected):
+                guard let actual = daemon.readBody() else {
+                    problems.append("step \(index): expected \(text(expected)), got nothing")
+                    return problems + ["stderr: \(daemon.standardError)"]
+                }
+                if actual != expected {
+                    problems.append("step \(index):\n  expected \(text(expected))\n  actual   \(text(actual))")
+                }
+            }
+        }
+        daemon.closeInput()
+        if let extra = daemon.readBody(timeout: 5) {
+            problems.append("unexpected output after the last step: \(text(extra))")
+        }
+        let code = daemon.waitForExit()
+        if code != exitCode { problems.append("exit code \(code.map(String.init) ?? "none (still running)"), expected \(exitCode)") }
+        return problems
+    }
+
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
+
+struct TranscriptError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The repository's root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

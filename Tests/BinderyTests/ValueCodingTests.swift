@@ -1,0 +1,82 @@
+import Testing
+@testable import Bindery
+
+enum Rating: String, CaseIterable, BinderyEnum { case notSeen, terrible, good }
+
+struct User: Codable, Equatable, BinderyCodable {
+    var firstName: String
+    var authToken: String?
+}
+
+@Suite struct ValueCodingTests {
+    @Test func scalarsRoundTrip() throws {
+        #expect(try String(jsonValue: "héllo") == "héllo")
+        #expect(try Bool(jsonValue: true) == true)
+        #expect(try Int(jsonValue: -42) == -42)
+        #expect(try Double(jsonValue: 0.1) == 0.1)
+        #expect(try Float(jsonValue: 45.1) == Float(45.1))
+        #expect(3.jsonValue == .int(3))
+        #expect(3.0.jsonValue == .double(3))
+    }
+
+    @Test func numbersConvertOnlyWhereNothingIsLost() throws {
+        #expect(try Int(jsonValue: 3.0) == 3)
+        #expect(try Double(jsonValue: 3) == 3.0)
+        #expect(throws: ValueError.self) { try Int(jsonValue: 3.5) }
+        #expect(throws: ValueError.self) { try Int(jsonValue: 1e19) }
+        #expect(throws: ValueError.self) { try Float(jsonValue: 1e300) }
+        #expect(throws: ValueError.self) { try Int(jsonValue: "3") }
+        #expect(throws: ValueError.self) { try String(jsonValue: 3) }
+    }
+
+    @Test func floatsAreWrittenAsTheirShortestDecimal() {
+        #expect(Float(45.1).jsonValue == .double(45.1))
+        #expect(Double.nan.jsonValue == .null)
+        #expect(Float.infinity.jsonValue == .null)
+    }
+
+    @Test func optionalsAcceptNull() throws {
+        #expect(try String?(jsonValue: .null) == nil)
+        #expect(try String?(jsonValue: "x") == "x")
+        #expect(String?.none.jsonValue == .null)
+        let error = #expect(throws: ValueError.self) { try Int?(jsonValue: "x") }
+        #expect(error?.description == "expected integer or null, found string")
+    }
+
+    @Test func arraysNameTheBadElement() throws {
+        #expect(try [Int](jsonValue: [1, 2]) == [1, 2])
+        let error = #expect(throws: ValueError.self) { try [Int](jsonValue: [1, "two"]) }
+        #expect(error?.description == "expected integer, found string (at index 1)")
+    }
+
+    @Test func enumsUseRawValuesAndListTheirCases() throws {
+        #expect(try Rating(jsonValue: "good") == .good)
+        #expect(Rating.terrible.jsonValue == "terrible")
+        #expect(Rating.valueType == .enumeration(["notSeen", "terrible", "good"]))
+        let error = #expect(throws: ValueError.self) { try Rating(jsonValue: "great") }
+        #expect(error?.description == "expected one of \"notSeen\", \"terrible\", \"good\", found \"great\"")
+    }
+
+    @Test func codableStructsTravelAsObjects() throws {
+        let user = User(firstName: "Ada", authToken: nil)
+        #expect(user.jsonValue == ["firstName": "Ada"])
+        #expect(try User(jsonValue: ["firstName": "Ada", "authToken": "t"]) == User(firstName: "Ada", authToken: "t"))
+        let error = #expect(throws: ValueError.self) { try User(jsonValue: ["firstName": 1]) }
+        #expect(error?.description.contains("firstName") == true)
+    }
+
+    @Test func schemasDescribeTypesForAGenericForm() {
+        #expect(String?.valueType.schema == ["type": "string", "nullable": true])
+        #expect([Rating].valueType.schema == [
+            "type": "array", "items": ["type": "enum", "cases": ["notSeen", "terrible", "good"], "nullable": false],
+            "nullable": false,
+        ])
+        #expect(User.valueType.schema == ["type": "object", "nullable": false])
+    }
+
+    @Test func labelsAreDerivedFromNames() {
+        #expect(defaultLabel(for: "firstName") == "First name")
+        #expect(defaultLabel(for: "email") == "Email")
+        #expect(defaultLabel(for: "isPresentingAddMovie") == "Is presenting add movie")
+    }
+}
