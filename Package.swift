@@ -19,6 +19,8 @@ let package = Package(
         // The view models of the seed articles.
         .target(name: "SeedViewModels", dependencies: ["Bindery"]),
         .executableTarget(name: "binderyd", dependencies: ["BinderyServer", "SeedViewModels"]),
+        // The README's example of a daemon of your own, on the public API only.
+        .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "SeedViewModels"]),

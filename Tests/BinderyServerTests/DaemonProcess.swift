@@ -12,16 +12,18 @@ final class DaemonProcess {
     private var decoder = FrameDecoder()
     private var pending: [FrameEvent] = []
 
-    /// The daemon built next to the test bundle: `swift build` puts both in the same folder.
-    static var executableURL: URL {
-        if let path = ProcessInfo.processInfo.environment["BINDERYD"] { return URL(fileURLWithPath: path) }
+    /// An executable built next to the test bundle: `swift build` puts them in the same folder.
+    static func executableURL(_ name: String) -> URL {
+        if name == "binderyd", let path = ProcessInfo.processInfo.environment["BINDERYD"] {
+            return URL(fileURLWithPath: path)
+        }
         let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
             ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return bundle.deletingLastPathComponent().appendingPathComponent("binderyd")
+        return bundle.deletingLastPathComponent().appendingPathComponent(name)
     }
 
-    init(arguments: [String] = []) throws {
-        process.executableURL = Self.executableURL
+    init(executable: String = "binderyd", arguments: [String] = []) throws {
+        process.executableURL = Self.executableURL(executable)
         process.arguments = arguments
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
@@ -67,8 +69,19 @@ final class DaemonProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
+    /// What the daemon wrote to stderr; call it once the process has ended.
     var standardError: String {
-        String(decoding: stderrPipe.fileHandleForReading.availableData, as: UTF8.self)
+        String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Everything on stdout as text, for commands that print rather than speak the protocol.
+    var standardOutput: String {
+        String(decoding: stdoutPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// Closes our end of the daemon's stdout, as a client that goes away does.
+    func closeOutput() {
+        try? stdoutPipe.fileHandleForReading.close()
     }
 
     private func readChunk(until deadline: Date) -> [UInt8]? {
