@@ -202,9 +202,11 @@ public struct JSONParser {
 
     /// Reads `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     ///
-    /// Plain integers are accumulated on the fly (as negatives, so that `Int.min` fits); anything with
-    /// a fraction or exponent, or too big for `Int`, goes to the standard library's correctly rounded
-    /// conversion, which is locale-independent unlike `strtod`.
+    /// The digits are gathered into a 64-bit mantissa and a decimal exponent as they are checked. A plain
+    /// integer that fits becomes `.int`. A double whose mantissa and power of ten are both exact in a
+    /// Double is one correctly rounded multiplication or division (Clinger's fast path), which covers
+    /// the usual "0.25" or "1.5e3"; anything else goes to the standard library's correctly rounded,
+    /// locale-independent conversion.
     private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         let negative = base[index] == UInt8(ascii: "-")
@@ -217,8 +219,8 @@ public struct JSONParser {
         guard index < count, isDigit(base[index]) else {
             throw JSONParseError(message: "expected a digit after '-'", offset: index)
         }
-        var accumulated = 0
-        var overflowed = false
+        var mantissa: UInt64 = 0
+        var exact = true  // false once the mantissa has overflowed UInt64
         if base[index] == UInt8(ascii: "0") {
             index += 1
             if index < count, isDigit(base[index]) {
@@ -226,31 +228,47 @@ public struct JSONParser {
             }
         } else {
             while index < count, isDigit(base[index]) {
-                let digit = Int(base[index] &- UInt8(ascii: "0"))
-                let (times10, overflow1) = accumulated.multipliedReportingOverflow(by: 10)
-                let (next, overflow2) = times10.subtractingReportingOverflow(digit)
-                if overflow1 || overflow2 { overflowed = true } else { accumulated = next }
+                accumulate(base[index], into: &mantissa, exact: &exact)
                 index += 1
             }
         }
         var isInteger = true
+        var exponent = 0
         if index < count, base[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            try skipDigits(orThrow: "expected a digit after '.'")
+            try expectDigit("expected a digit after '.'")
+            while index < count, isDigit(base[index]) {
+                accumulate(base[index], into: &mantissa, exact: &exact)
+                exponent -= 1
+                index += 1
+            }
         }
         if index < count, base[index] | 0x20 == UInt8(ascii: "e") {
             isInteger = false
             index += 1
+            var exponentSign = 1
             if index < count, base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") {
+                if base[index] == UInt8(ascii: "-") { exponentSign = -1 }
                 index += 1
             }
-            try skipDigits(orThrow: "expected a digit in the exponent")
+            try expectDigit("expected a digit in the exponent")
+            var written = 0
+            while index < count, isDigit(base[index]) {
+                // Capped: anything this large is out of the fast path's range anyway.
+                if written < 100_000 { written = written * 10 + Int(base[index] &- UInt8(ascii: "0")) }
+                index += 1
+            }
+            exponent += exponentSign * written
         }
-        if isInteger, !overflowed {
-            if negative { return .int(accumulated) }
-            // -Int.min does not fit: 9223372036854775808 falls through to Double like any bigger integer.
-            if accumulated != .min { return .int(-accumulated) }
+        if isInteger, exact {
+            if !negative, mantissa <= UInt64(Int.max) { return .int(Int(mantissa)) }
+            if negative, mantissa <= Int.min.magnitude { return .int(Int(truncatingIfNeeded: 0 &- mantissa)) }
+        }
+        if exact, mantissa <= 1 << 53, exponent.magnitude < UInt(Self.exactPowersOfTen.count) {
+            let power = Self.exactPowersOfTen[Int(exponent.magnitude)]
+            let magnitude = exponent < 0 ? Double(mantissa) / power : Double(mantissa) * power
+            return .double(negative ? -magnitude : magnitude)
         }
         let literal = UnsafeBufferPointer(start: base + start, count: index - start)
         guard let value = Double(String(decoding: literal, as: UTF8.self)), value.isFinite else {
@@ -259,15 +277,27 @@ public struct JSONParser {
         return .double(value)
     }
 
-    @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+    /// 10^0 through 10^22: the powers of ten a Double holds exactly.
+    private static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
 
-    private mutating func skipDigits(orThrow message: String) throws(JSONParseError) {
+    @inline(__always)
+    private func accumulate(_ byte: UInt8, into mantissa: inout UInt64, exact: inout Bool) {
+        let (times10, overflow1) = mantissa.multipliedReportingOverflow(by: 10)
+        let (next, overflow2) = times10.addingReportingOverflow(UInt64(byte &- UInt8(ascii: "0")))
+        if overflow1 || overflow2 { exact = false } else { mantissa = next }
+    }
+
+    private func expectDigit(_ message: String) throws(JSONParseError) {
         guard index < count, isDigit(base[index]) else {
             throw JSONParseError(message: message, offset: index)
         }
-        repeat { index += 1 } while index < count && isDigit(base[index])
     }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
     // MARK: - Strings
 
@@ -294,6 +324,7 @@ public struct JSONParser {
     /// Continues a string at its first backslash, decoding into `scratch`.
     private mutating func parseEscapedString(open: Int, seen: UInt64) throws(JSONParseError) -> String {
         scratch.removeAll(keepingCapacity: true)
+        scratch.reserveCapacity(128)  // growing from empty would reallocate at nearly every escape
         var seen = seen
         var runStart = open + 1
         while true {
