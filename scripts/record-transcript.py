@@ -3,8 +3,10 @@
 
     python3 scripts/record-transcript.py Tests/Transcripts/email-basics.jsonl [...]
 
-A file may hold only the client's side (a {"framing": ...} line, then {"in": ...} / {"inRaw": ...}
-lines); the daemon's answers are filled in. Review the result with `git diff` before committing:
+A file may hold only the client's side (a {"framing": ..., "arguments": [...]} line, then {"in": ...} /
+{"inRaw": ...} lines); the daemon's answers are filled in. The client's lines are all sent at once,
+pipelined; the daemon's order of handling makes the answers the same as when a replay sends each
+line only after the answers before it. Review the result with `git diff` before committing:
 the transcript is the specification of what the daemon must say.
 """
 import json
@@ -24,7 +26,7 @@ def frame(body: bytes, framing: str) -> bytes:
 
 
 def record(path: str) -> None:
-    framing, inputs, trailer = "content-length", [], []
+    framing, arguments, inputs, trailer = "content-length", [], [], []
     with open(path, "rb") as file:
         for line in file.read().splitlines():
             if not line.strip():
@@ -37,6 +39,7 @@ def record(path: str) -> None:
                 value = json.loads(line)
                 if "framing" in value:
                     framing = value["framing"]
+                    arguments = value.get("arguments", [])
                 elif "inRaw" in value:
                     inputs.append(value["inRaw"].encode())
                 elif "exit" in value:
@@ -44,7 +47,7 @@ def record(path: str) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         recording = os.path.join(scratch, "recording.jsonl")
         stdin = b"".join(frame(body, framing) for body in inputs)
-        subprocess.run([DAEMON, "--record", recording], input=stdin, capture_output=True, timeout=60)
+        subprocess.run([DAEMON, *arguments, "--record", recording], input=stdin, capture_output=True, timeout=60)
         with open(recording, "rb") as file:
             lines = file.read().splitlines()
     if not lines or not lines[0].startswith(b'{"framing"'):

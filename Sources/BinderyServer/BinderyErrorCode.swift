@@ -12,6 +12,7 @@ extension ErrorCode {
     public static let commandDisabled = ErrorCode(-32016)
     public static let commandFailed = ErrorCode(-32017)
     public static let openFailed = ErrorCode(-32018)
+    public static let needsDeterministicMode = ErrorCode(-32019)
 }
 
 extension RPCError {
@@ -72,6 +73,11 @@ extension RPCError {
         }
         return RPCError(.commandFailed, "Command \"\(command)\" of \(session.type.name) failed: \(message)",
                         data: .object(data))
+    }
+
+    static func needsDeterministicMode(_ method: String) -> RPCError {
+        RPCError(.needsDeterministicMode, "\(method) needs a daemon started with --deterministic",
+                 data: ["method": .string(method)])
     }
 
     static func cancelled(_ why: String) -> RPCError {

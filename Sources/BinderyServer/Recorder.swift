@@ -6,15 +6,18 @@ import JSONRPC
 /// Writes every message in and out, in order, as JSON lines: the `--record FILE` transcript.
 ///
 /// The first line names the client's framing, `{"framing":"content-length"}` or
-/// `{"framing":"ndjson"}`; then `{"in":MESSAGE}` for each body the client sent (`{"inRaw":"TEXT"}` when it
+/// `{"framing":"ndjson"}`, and the options a replay must pass (`"arguments":["--deterministic",...]`); then `{"in":MESSAGE}` for each body the client sent (`{"inRaw":"TEXT"}` when it
 /// was not JSON) and `{"out":MESSAGE}` for each body the daemon wrote, byte for byte as written.
 /// Main actor only, which is also what keeps the lines in the order of the exchange.
 @MainActor
 final class Recorder {
     private let file: UnsafeMutablePointer<FILE>
+    private let arguments: [String]
     private var wroteHeader = false
 
-    init(path: String) {
+    /// `arguments`: the daemon's options a replay needs (`--deterministic` ...), written in the header.
+    init(path: String, arguments: [String]) {
+        self.arguments = arguments
         guard let file = fopen(path, "w") else {
             StandardStreams.log("binderyd: error: cannot open \(path) for recording (errno \(errno))")
             exit(2)
@@ -41,8 +44,9 @@ final class Recorder {
     private func header(_ framing: Framing?) {
         guard !wroteHeader else { return }
         wroteHeader = true
-        let name = (framing ?? .contentLength).rawValue
-        fputs("{\"framing\":\"\(name)\"}\n", file)
+        var header: JSONObject = ["framing": .string((framing ?? .contentLength).rawValue)]
+        if !arguments.isEmpty { header.append("arguments", .array(arguments.map(JSONValue.string))) }
+        line("", JSONWriter.bytes(.object(header)), "")
     }
 
     private func line(_ prefix: String, _ body: [UInt8], _ suffix: String) {

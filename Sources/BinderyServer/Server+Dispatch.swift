@@ -2,7 +2,7 @@ import Bindery
 
 extension Server {
     /// Routes a request to its method. Every method of the protocol is listed here.
-    func handleRequest(_ method: String, _ params: JSONValue?, id: RequestID?) throws(RPCError) -> Reply {
+    func handleRequest(_ method: String, _ params: JSONValue?, id: RequestID?, inBatch: Bool) throws(RPCError) -> Reply {
         switch method {
         case "initialize": return .result(try initialize(Params(params)))
         case "shutdown": return .result(try shutdown(Params(params)))
@@ -13,6 +13,7 @@ extension Server {
         case "session/observe": return .result(try observe(Params(params)))
         case "setField": return .result(try setField(Params(params)))
         case "invoke": return try invoke(Params(params), id: id)
+        case "clock/advance": return try advanceClock(Params(params), id: id, inBatch: inBatch)
         case "exit", "$/cancelRequest":
             throw .invalidRequest("\"\(method)\" is a notification: send it without an id")
         default: throw .methodNotFound(method)

@@ -52,8 +52,19 @@ extension Server {
 
     /// `$/cancelRequest` {id}: cancels a running invoke. Unknown or finished ids are ignored, as LSP says.
     func cancelRequest(_ params: JSONValue?) {
-        guard let idValue = params?["id"], let id = RequestID(json: idValue) else { return }
-        inFlight[id]?.cancel()
+        guard let idValue = params?["id"], let id = RequestID(json: idValue), let task = inFlight[id] else { return }
+        task.cancel()
+        waitForCancelledCommands()
+    }
+
+    /// Holds input back while cancelled commands unwind, so that they answer before anything sent
+    /// after the cancellation is handled: the same order on every run.
+    func waitForCancelledCommands() {
+        pauseInput()
+        Task { @MainActor in
+            await settleMainActor()
+            resumeInput()
+        }
     }
 }
 

@@ -1,9 +1,10 @@
 import Bindery
 
 extension Server {
-    /// `session/open` {type, args?, observe?} -> {session, revision, state}
+    /// `session/open` {type, args?, observe?, key?} -> {session, revision, state, reopened?}
     func openSession(_ params: Params) throws(RPCError) -> JSONValue {
         let typeName = try params.string("type")
+        let key = try params.optionalString("key")
         let arguments = try params.optionalObject("args") ?? JSONObject()
         let observe = try params.optionalStringArray("observe")
         guard let type = table.registry.type(named: typeName) else {
@@ -15,18 +16,27 @@ extension Server {
                            data: ["field": .string(unknown), "known": .array(type.memberNames.map(JSONValue.string))])
         }
         let session: Session
+        let sessionsBefore = table.count
         do {
-            session = try table.open(type, arguments: arguments, observing: observe)
+            session = try table.open(type, arguments: arguments, observing: observe, key: key)
+        } catch let error as SessionTable.KeyInUse {
+            throw RPCError(.openFailed, "Could not open \(typeName): key \"\(error.key)\" is held by a session of type \(error.type)",
+                           data: ["key": .string(error.key), "type": .string(error.type)])
         } catch {
             throw .openFailed(type: typeName, error)
         }
-        return ["session": .int(session.id), "revision": .int(session.revision), "state": .object(session.state())]
+        var result: JSONObject = ["session": .int(session.id), "revision": .int(session.revision),
+                                  "state": .object(session.state())]
+        if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
+        return .object(result)
     }
 
     /// `session/close` {session} -> null. Stops the session's running commands.
     func closeSession(_ params: Params) throws(RPCError) -> JSONValue {
         let id = try params.int("session")
+        let hadRunningCommands = table.session(id)?.hasRunningCommands ?? false
         guard table.close(id) else { throw .unknownSession(id) }
+        if hadRunningCommands { waitForCancelledCommands() }
         return .null
     }
 

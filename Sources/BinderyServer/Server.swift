@@ -14,6 +14,7 @@ import Bindery
 final class Server {
     let options: ServerOptions
     let serverInfo: (name: String, version: String)
+    let dependencies: Dependencies
     let table: SessionTable
     let reader: MessageReader
     let writer: MessageWriter
@@ -25,15 +26,21 @@ final class Server {
     var inFlightCount = 0
     /// Set when stdin ends while commands still run: exit once they have answered.
     var exitWhenIdle = false
+    /// Messages read but not yet handled, oldest first, from `backlogStart` on.
+    private var backlog: [Inbound] = []
+    private var backlogStart = 0
+    /// While true (during `clock/advance`), messages wait in the backlog: requests keep their order.
+    private var isInputPaused = false
 
     init(registry: ViewModelRegistry, options: ServerOptions, serverInfo: (name: String, version: String),
          input: Int32, output: Int32) {
         self.options = options
         self.serverInfo = serverInfo
-        self.table = SessionTable(registry: registry)
+        self.dependencies = options.isDeterministic ? .deterministic(seed: options.seed) : .live()
+        self.table = SessionTable(registry: registry, dependencies: dependencies)
         self.reader = MessageReader(fileDescriptor: input)
         self.writer = MessageWriter(fileDescriptor: output)
-        self.recorder = options.recordPath.map(Recorder.init(path:))
+        self.recorder = options.recordPath.map { Recorder(path: $0, arguments: options.replayArguments) }
     }
 
     func start() {
@@ -41,14 +48,33 @@ final class Server {
             sendChanges()
             flushOutput()
         }
+        // A main-actor task, not a bare main-queue block: `Task.immediate` (async commands) runs
+        // synchronously only when it can see that it is already on the main actor.
         reader.start {
-            DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
+            Task { @MainActor in self.drain() }
         }
     }
 
     /// Handles everything read so far, in order, then writes all the answers at once.
     private func drain() {
-        for item in reader.takeAll() {
+        backlog += reader.takeAll()
+        handleBacklog()
+    }
+
+    /// Stops handling input until ``resumeInput()``: what arrives meanwhile waits, in order.
+    func pauseInput() {
+        isInputPaused = true
+    }
+
+    func resumeInput() {
+        isInputPaused = false
+        handleBacklog()
+    }
+
+    private func handleBacklog() {
+        while !isInputPaused, backlogStart < backlog.count {
+            let item = backlog[backlogStart]
+            backlogStart += 1
             switch item {
             case .message(let json, let body):
                 recorder?.recordIn(body, framing: reader.framing)
@@ -62,6 +88,10 @@ final class Server {
                 exitWhenIdle = true
             }
         }
+        if backlogStart == backlog.count {
+            backlog.removeAll(keepingCapacity: true)
+            backlogStart = 0
+        }
         flushOutput()
     }
 
@@ -71,12 +101,12 @@ final class Server {
         guard !elements.isEmpty else {
             return OutgoingMessage.response(id: nil, error: .invalidRequest("an empty batch"))
         }
-        let replies = elements.compactMap(handle)
+        let replies = elements.compactMap { handle($0, inBatch: true) }
         return replies.isEmpty ? nil : .array(replies)
     }
 
     /// One message as one turn: its changes are sent before the response, which is returned.
-    private func handle(_ json: JSONValue) -> JSONValue? {
+    private func handle(_ json: JSONValue, inBatch: Bool = false) -> JSONValue? {
         // Changes from before this message (timers, async steps) go out first, with their own cause.
         sendChanges()
         switch IncomingMessage(json) {
@@ -96,7 +126,7 @@ final class Server {
                 reply = ChangeCause.$current.withValue(id) {
                     inTurn {
                         do throws(RPCError) {
-                            return try handleRequest(method, params, id: id)
+                            return try handleRequest(method, params, id: id, inBatch: inBatch)
                         } catch {
                             return .error(error)
                         }

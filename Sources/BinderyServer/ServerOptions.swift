@@ -2,9 +2,20 @@
 public struct ServerOptions: Sendable, Equatable {
     /// `--record FILE`: write the whole exchange there as JSON lines (see ``Recorder``).
     public var recordPath: String?
+    /// `--deterministic`: a virtual clock moved by `clock/advance`, seeded randomness, sequential ids.
+    public var isDeterministic = false
+    /// `--seed N`: the seed of the random source under `--deterministic` (default 1).
+    public var seed: UInt64 = 1
 
-    public init(recordPath: String? = nil) {
+    public init(recordPath: String? = nil, isDeterministic: Bool = false, seed: UInt64 = 1) {
         self.recordPath = recordPath
+        self.isDeterministic = isDeterministic
+        self.seed = seed
+    }
+
+    /// The options again as arguments, minus `--record`: what a transcript needs to be replayed.
+    public var replayArguments: [String] {
+        isDeterministic ? ["--deterministic", "--seed", String(seed)] : []
     }
 
     public enum Action: Equatable {
@@ -24,6 +35,13 @@ public struct ServerOptions: Sendable, Equatable {
             case "--record":
                 guard let path = rest.popFirst() else { throw UsageError("--record needs a file path") }
                 options.recordPath = path
+            case "--deterministic":
+                options.isDeterministic = true
+            case "--seed":
+                guard let text = rest.popFirst(), let seed = UInt64(text) else {
+                    throw UsageError("--seed needs a non-negative integer")
+                }
+                options.seed = seed
             default:
                 if argument.hasPrefix("--record=") {
                     options.recordPath = String(argument.dropFirst("--record=".count))
@@ -37,13 +55,16 @@ public struct ServerOptions: Sendable, Equatable {
 
     public static func usage(name: String) -> String {
         """
-        usage: \(name) [--record FILE]
+        usage: \(name) [--record FILE] [--deterministic [--seed N]]
 
         Serves one client over JSON-RPC 2.0 on stdin/stdout: LSP framing (Content-Length headers)
         or newline-delimited JSON, detected from the first byte. Logs go to stderr.
 
         options:
           --record FILE   write every message in and out to FILE as JSON lines (a transcript)
+          --deterministic use a virtual clock that moves only on clock/advance, seeded
+                          randomness and sequential ids, so that runs repeat exactly
+          --seed N        the random seed under --deterministic (default 1)
           --version       print the version and exit
           -h, --help      print this help and exit
         """

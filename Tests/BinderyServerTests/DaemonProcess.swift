@@ -69,7 +69,7 @@ final class DaemonProcess {
         return process.isRunning ? nil : process.terminationStatus
     }
 
-    /// What the daemon wrote to stderr; call it once the process has ended.
+    /// What the daemon wrote to stderr; call it once the process has ended (it reads to the end).
     var standardError: String {
         String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }

@@ -12,6 +12,8 @@ struct Transcript {
     }
 
     var framing: Framing = .contentLength
+    /// Options the daemon must be started with (`--deterministic`, ...), from the first line.
+    var arguments: [String] = []
     var steps: [Step] = []
     var exitCode: Int32 = 0
 
@@ -29,6 +31,7 @@ struct Transcript {
                     steps.append(.send(Array(raw.utf8)))
                 } else if let name = value["framing"]?.stringValue, let framing = Framing(rawValue: name) {
                     self.framing = framing
+                    arguments = value["arguments"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 } else if case .int(let code)? = value["exit"] {
                     exitCode = Int32(code)
                 } else {
@@ -54,7 +57,7 @@ struct Transcript {
     }
 
     /// Plays the client's side against a fresh daemon; returns a description of every difference.
-    func replay(arguments: [String] = []) throws -> [String] {
+    func replay() throws -> [String] {
         let daemon = try DaemonProcess(arguments: arguments)
         var problems: [String] = []
         for (index, step) in steps.enumerated() {
@@ -64,10 +67,11 @@ struct Transcript {
             case .expect(let expected):
                 guard let actual = daemon.readBody() else {
                     problems.append("step \(index): expected \(text(expected)), got nothing")
+                    daemon.process.terminate()
                     return problems + ["stderr: \(daemon.standardError)"]
                 }
                 if actual != expected {
-                    problems.append("step \(index):\n  expected \(text(expected))\n  actual   \(text(actual))")
+                    problems.append("step \(index):\n" + difference(expected, actual))
                 }
             }
         }
@@ -81,6 +85,17 @@ struct Transcript {
     }
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Both texts around their first difference, so a long message does not bury it.
+    private func difference(_ expected: [UInt8], _ actual: [UInt8]) -> String {
+        let common = zip(expected, actual).prefix { $0 == $1 }.count
+        let start = max(0, common - 60)
+        func window(_ bytes: [UInt8]) -> String {
+            (start > 0 ? "…" : "") + text(Array(bytes[start..<min(bytes.count, common + 80)]))
+                + (bytes.count > common + 80 ? "…" : "")
+        }
+        return "  expected \(window(expected))\n  actual   \(window(actual))"
+    }
 }
 
 struct TranscriptError: Error, CustomStringConvertible {

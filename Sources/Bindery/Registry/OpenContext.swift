@@ -1,11 +1,16 @@
-/// What a view model's factory receives when a client opens a session: the `args` of `session/open`.
+/// What a view model's factory receives when a client opens a session: the `args` of
+/// `session/open`, the daemon's dependencies, and a way to run work for the session's lifetime.
 @MainActor
-public struct OpenContext {
+public final class OpenContext {
     /// The `args` object of the request; empty when the client sent none.
     public let arguments: JSONObject
+    public let dependencies: Dependencies
+    /// Tasks started with ``task(_:)``, handed to the session, which cancels them when it closes.
+    private(set) var tasks: [Task<Void, Never>] = []
 
-    public init(arguments: JSONObject = JSONObject()) {
+    public init(arguments: JSONObject = JSONObject(), dependencies: Dependencies = .live()) {
         self.arguments = arguments
+        self.dependencies = dependencies
     }
 
     /// The argument `name` decoded as `Value`; throws an ``OpenError`` naming it when it is missing or
@@ -16,6 +21,13 @@ public struct OpenContext {
         } catch {
             throw OpenError("argument \"\(name)\": \(error)", data: ["argument": .string(name)])
         }
+    }
+
+    /// Runs `body` for as long as the session is open, like SwiftUI's `.task` for as long as a view
+    /// is: closing the session cancels it. Its changes carry no `cause`: no request made them.
+    public func task(_ body: @escaping @MainActor () async -> Void) {
+        let task = ChangeCause.$current.withValue(nil) { Task { @MainActor in await body() } }
+        tasks.append(task)
     }
 }
 

@@ -37,13 +37,14 @@ extension Session {
         case .async(let body):
             let number = beginRunning(command: commandIndex)
             let model = self.model
-            let cause = ChangeCause.current
             // `immediate`: the command's first steps run now, inside the request's turn, so their
-            // changes go out with the request's first didChange.
+            // changes go out with the request's first didChange. The task inherits the request's
+            // ChangeCause, so every later step names it too. (No `withValue` here: its async form
+            // would hop off the main actor and split that first turn.)
             let task = Task.immediate { @MainActor in
                 let outcome: InvokeOutcome
                 do {
-                    let result = try await ChangeCause.$current.withValue(cause) { try await body(model, arguments) }
+                    let result = try await body(model, arguments)
                     outcome = Task.isCancelled ? .cancelled : .returned(result)
                 } catch let error as CommandArgumentsError {
                     // Arguments are decoded before the first suspension, so this is still the request's turn.
@@ -51,7 +52,7 @@ extension Session {
                 } catch {
                     outcome = Task.isCancelled || error is CancellationError ? .cancelled : .failed(error)
                 }
-                ChangeCause.$current.withValue(cause) { self.endRunning(command: commandIndex, number: number) }
+                self.endRunning(command: commandIndex, number: number)
                 completion(outcome)
             }
             track(task: task, number: number)

@@ -12,6 +12,8 @@ import Observation
 public final class Session {
     public let id: Int
     public let type: ViewModelType
+    /// The client's name for this session, from `session/open`'s `key`.
+    public let key: String?
     let model: AnyObject
     /// Counts the change sets sent: 0 at open, one more per ``collectChanges()`` that found any.
     public private(set) var revision = 0
@@ -25,13 +27,17 @@ public final class Session {
     private var dirtyMembers: [Int] = []
     private var runningCounts: [Int]
     private var runningTasks: [Int: Task<Void, Never>] = [:]
+    /// Work started by the factory with `OpenContext.task`, cancelled at close.
+    private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
     private var activeRuns: Set<Int> = []
     private weak var table: SessionTable?
 
-    init(id: Int, type: ViewModelType, model: AnyObject, observing names: [String]?, table: SessionTable) {
+    init(id: Int, type: ViewModelType, model: AnyObject, observing names: [String]?, key: String?,
+         table: SessionTable) {
         self.id = id
         self.type = type
+        self.key = key
         self.model = model
         self.table = table
         let count = type.members.count
@@ -109,11 +115,20 @@ public final class Session {
         return changes
     }
 
-    /// Cancels the session's running commands; later changes of its model are ignored.
+    /// Whether an async command of this session is still running.
+    public var hasRunningCommands: Bool { !activeRuns.isEmpty }
+
+    func own(_ tasks: [Task<Void, Never>]) {
+        ownedTasks += tasks
+    }
+
+    /// Cancels the session's running commands and tasks; later changes of its model are ignored.
     func close() {
         isClosed = true
         for task in runningTasks.values { task.cancel() }
+        for task in ownedTasks { task.cancel() }
         runningTasks.removeAll()
+        ownedTasks.removeAll()
         dirtyMembers.removeAll()
     }
 

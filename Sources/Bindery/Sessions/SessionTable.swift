@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The open sessions of one client, and the changes waiting to be sent for them.
 ///
 /// A host handles each request as one turn: run it, then ``collectChanges()`` and send them before
@@ -10,18 +8,21 @@ import Dispatch
 @MainActor
 public final class SessionTable {
     public let registry: ViewModelRegistry
+    public let dependencies: Dependencies
     /// Called, on the main actor, after changes happened outside a turn.
     public var onDeferredChanges: (@MainActor () -> Void)?
     /// True while the host is in a turn and will collect changes itself at its end.
     public var isInTurn = false
 
     private var sessions: [Int: Session] = [:]
+    private var sessionsByKey: [String: Session] = [:]
     private var nextID = 1
     private var dirtySessions: [Session] = []
     private var deferredCallScheduled = false
 
-    public init(registry: ViewModelRegistry) {
+    public init(registry: ViewModelRegistry, dependencies: Dependencies = .live()) {
         self.registry = registry
+        self.dependencies = dependencies
         MainThread.record()
     }
 
@@ -30,27 +31,47 @@ public final class SessionTable {
     public func session(_ id: Int) -> Session? { sessions[id] }
 
     /// Makes a new instance of `type` and starts tracking it. Errors thrown by the type's factory pass through.
-    public func open(_ type: ViewModelType, arguments: JSONObject, observing names: [String]?) throws -> Session {
-        let model = try type.make(OpenContext(arguments: arguments))
-        let session = Session(id: nextID, type: type, model: model, observing: names, table: self)
+    ///
+    /// With a `key`, a session already open under that key is returned as it is instead, like
+    /// SwiftUI's `@StateObject` keeps its view model while the view lives; closing it frees the key.
+    public func open(_ type: ViewModelType, arguments: JSONObject, observing names: [String]?,
+                     key: String? = nil) throws -> Session {
+        if let key, let existing = sessionsByKey[key] {
+            guard existing.type === type else { throw KeyInUse(key: key, type: existing.type.name) }
+            return existing
+        }
+        let context = OpenContext(arguments: arguments, dependencies: dependencies)
+        let model = try type.make(context)
+        let session = Session(id: nextID, type: type, model: model, observing: names, key: key, table: self)
+        session.own(context.tasks)
         nextID += 1
         sessions[session.id] = session
+        if let key { sessionsByKey[key] = session }
         return session
+    }
+
+    /// `session/open` named a key that a session of another type holds.
+    public struct KeyInUse: Error {
+        public let key: String
+        public let type: String
     }
 
     /// Stops a session's commands and forgets it. Returns false for an unknown id.
     @discardableResult
     public func close(_ id: Int) -> Bool {
         guard let session = sessions.removeValue(forKey: id) else { return false }
+        if let key = session.key { sessionsByKey[key] = nil }
         session.close()
         dirtySessions.removeAll { $0 === session }
         return true
     }
 
-    /// The change set of every session that has one, in the order the sessions first changed.
+    /// The change set of every session that has one, in session id order. (Not in the order the
+    /// sessions changed: Observation calls the observers of one property in no fixed order.)
     public func collectChanges() -> [(session: Session, cause: RequestID?, changes: JSONObject)] {
         guard !dirtySessions.isEmpty else { return [] }
-        let pending = dirtySessions
+        var pending = dirtySessions
+        if pending.count > 1 { pending.sort { $0.id < $1.id } }
         dirtySessions.removeAll(keepingCapacity: true)
         var result: [(session: Session, cause: RequestID?, changes: JSONObject)] = []
         for session in pending {
@@ -64,11 +85,9 @@ public final class SessionTable {
         dirtySessions.append(session)
         guard !isInTurn, !deferredCallScheduled else { return }
         deferredCallScheduled = true
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                self.deferredCallScheduled = false
-                self.onDeferredChanges?()
-            }
+        Task { @MainActor in
+            self.deferredCallScheduled = false
+            self.onDeferredChanges?()
         }
     }
 }
