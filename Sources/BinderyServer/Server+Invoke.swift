@@ -54,15 +54,15 @@ extension Server {
     func cancelRequest(_ params: JSONValue?) {
         guard let idValue = params?["id"], let id = RequestID(json: idValue), let task = inFlight[id] else { return }
         task.cancel()
-        waitForCancelledCommands()
+        waitForCancelledCommands { [unowned self] in inFlight[id] == nil }
     }
 
-    /// Holds input back while cancelled commands unwind, so that they answer before anything sent
-    /// after the cancellation is handled: the same order on every run.
-    func waitForCancelledCommands() {
+    /// Holds input back while cancelled commands unwind, until `haveAnswered`, so that they answer
+    /// before anything sent after the cancellation is handled: the same order on every run.
+    func waitForCancelledCommands(until haveAnswered: @escaping @MainActor () -> Bool) {
         pauseInput()
         Task { @MainActor in
-            await settleMainActor()
+            await settleMainActor(until: haveAnswered, maximumRounds: 10_000)
             resumeInput()
         }
     }

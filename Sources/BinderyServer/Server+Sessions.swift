@@ -34,9 +34,11 @@ extension Server {
     /// `session/close` {session} -> null. Stops the session's running commands.
     func closeSession(_ params: Params) throws(RPCError) -> JSONValue {
         let id = try params.int("session")
-        let hadRunningCommands = table.session(id)?.hasRunningCommands ?? false
+        let session = table.session(id)
         guard table.close(id) else { throw .unknownSession(id) }
-        if hadRunningCommands { waitForCancelledCommands() }
+        if let session, session.hasRunningCommands {
+            waitForCancelledCommands { !session.hasRunningCommands }
+        }
         return .null
     }
 

@@ -5,21 +5,33 @@ import Dispatch
 /// Sleepers wake in order of their due time, ties in the order they went to sleep. After waking
 /// each one, the clock lets the main actor run the woken task up to its next suspension before it
 /// wakes the next, so a timer that re-arms itself, or a command that finishes, does so in its turn.
-/// This assumes what Bindery's view models do: between sleeps they run on the main actor and wait
-/// on nothing but this clock.
+/// "Next suspension" means its next sleep on this clock or its end: the clock waits for either
+/// (see ``currentTaskWillEnd()``), however many hops the task takes in between.
 @MainActor
 public final class VirtualClock: BinderyClock {
     public private(set) var now = 0
     private var sleepers: [Sleeper] = []
     private var nextTicket = 0
+    /// Tasks woken by ``advance(by:)`` that have neither slept again nor ended.
+    private var awakeTasks: Set<Int> = []
+    /// Every virtual clock alive, for ``currentTaskWillEnd()``.
+    private static var live: [WeakClock] = []
+
+    private struct WeakClock {
+        weak var value: VirtualClock?
+    }
 
     private struct Sleeper {
         let due: Int
         let ticket: Int
+        let task: Int?
         let continuation: CheckedContinuation<Void, any Error>
     }
 
-    public init() {}
+    public init() {
+        Self.live.removeAll { $0.value == nil }
+        Self.live.append(WeakClock(value: self))
+    }
 
     /// How many tasks are asleep on this clock.
     public var sleeperCount: Int { sleepers.count }
@@ -28,17 +40,26 @@ public final class VirtualClock: BinderyClock {
         nextTicket += 1
         let ticket = nextTicket
         let due = now + max(0, milliseconds)
+        let task = currentTaskKey()
+        if let task { awakeTasks.remove(task) }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 if Task.isCancelled {
                     continuation.resume(throwing: CancellationError())
                 } else {
-                    sleepers.append(Sleeper(due: due, ticket: ticket, continuation: continuation))
+                    sleepers.append(Sleeper(due: due, ticket: ticket, task: task, continuation: continuation))
                 }
             }
         } onCancel: {
             runOnMainActor { [weak self] in self?.wake(ticket: ticket, throwing: CancellationError()) }
         }
+    }
+
+    /// Tells the clock that the current task is ending, so ``advance(by:)`` need not wait for it to
+    /// sleep again. Bindery calls it for commands and session tasks.
+    public static func currentTaskWillEnd() {
+        guard let task = currentTaskKey() else { return }
+        for clock in live { clock.value?.awakeTasks.remove(task) }
     }
 
     /// Moves time forward by `milliseconds`, waking every sleeper that falls due on the way, in order.
@@ -47,8 +68,10 @@ public final class VirtualClock: BinderyClock {
         while let index = nextDueIndex(notAfter: target) {
             let sleeper = sleepers.remove(at: index)
             now = sleeper.due
+            if let task = sleeper.task { awakeTasks.insert(task) }
             sleeper.continuation.resume()
-            await settleMainActor()
+            // Run the woken task to its next sleep or its end before waking the next one.
+            await settleMainActor(until: { awakeTasks.isEmpty }, maximumRounds: 10_000)
         }
         now = target
     }
@@ -70,15 +93,22 @@ public final class VirtualClock: BinderyClock {
     }
 }
 
-/// Lets the jobs already queued on the main actor (a task just woken or cancelled, and what it
-/// queues in turn) run before the caller goes on. The main queue runs jobs in the order they were
-/// queued, so three round trips through it let a woken task run to its next suspension even when it
-/// hops a couple of times on the way.
+/// Lets other main-actor jobs run until `isSettled` holds, or `maximumRounds` round trips through
+/// the main queue have passed (a safety net for work that never settles, so input is never held
+/// forever). The main queue runs jobs in the order they were queued, so each round trip lets
+/// everything queued before it run.
 @MainActor
-public func settleMainActor() async {
-    for _ in 0..<3 {
+public func settleMainActor(until isSettled: () -> Bool = { false }, maximumRounds: Int = 3) async {
+    var rounds = 0
+    while rounds < maximumRounds, !isSettled() {
         await withCheckedContinuation { continuation in
             DispatchQueue.main.async { continuation.resume() }
         }
+        rounds += 1
     }
+}
+
+/// Identifies the current task while it runs, for matching a sleeper with its next sleep or its end.
+private func currentTaskKey() -> Int? {
+    withUnsafeCurrentTask { $0?.hashValue }
 }

@@ -26,7 +26,12 @@ public final class OpenContext {
     /// Runs `body` for as long as the session is open, like SwiftUI's `.task` for as long as a view
     /// is: closing the session cancels it. Its changes carry no `cause`: no request made them.
     public func task(_ body: @escaping @MainActor () async -> Void) {
-        let task = ChangeCause.$current.withValue(nil) { Task { @MainActor in await body() } }
+        let task = ChangeCause.$current.withValue(nil) {
+            Task { @MainActor in
+                await body()
+                VirtualClock.currentTaskWillEnd()
+            }
+        }
         tasks.append(task)
     }
 }

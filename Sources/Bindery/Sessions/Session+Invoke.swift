@@ -54,6 +54,7 @@ extension Session {
                 }
                 self.endRunning(command: commandIndex, number: number)
                 completion(outcome)
+                VirtualClock.currentTaskWillEnd()
             }
             track(task: task, number: number)
             return task
