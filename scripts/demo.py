@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Bindery demo: a client drives the email and survey forms through a real binderyd.
+"""The Bindery demo: a client drives the seed forms through a real binderyd.
 
 It spawns the daemon as a child process, speaks JSON-RPC 2.0 with Content-Length framing over the
 child's stdin/stdout, and prints every message of the exchange (--> sent, <-- received).
@@ -8,8 +8,10 @@ child's stdin/stdout, and prints every message of the exchange (--> sent, <-- re
 """
 import json
 import os
+import select
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -18,7 +20,8 @@ class Connection:
     """A minimal client: numbered requests, answers read in order, didChange shown as it arrives."""
 
     def __init__(self, daemon):
-        self.process = subprocess.Popen([daemon], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        # Unbuffered, so that select() sees exactly what has not been read yet.
+        self.process = subprocess.Popen([daemon], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
         self.next_id = 1
 
     def send(self, message):
@@ -39,9 +42,18 @@ class Connection:
             name, _, value = line.decode().partition(":")
             if name.lower() == "content-length":
                 length = int(value)
-        body = self.process.stdout.read(length)
+        body = b""
+        while len(body) < length:
+            body += self.process.stdout.read(length - len(body))
         print("<-- " + body.decode())
         return json.loads(body)
+
+    def wait_for_notifications(self, seconds):
+        """Prints what the daemon pushes, unasked, during the next few seconds."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            if select.select([self.process.stdout], [], [], left)[0]:
+                self.receive()
 
     def request(self, method, **params):
         """Sends a request; prints the didChange notifications that precede its response."""
@@ -86,6 +98,34 @@ def main():
     client.request("session/observe", session=survey, properties=["prettyString"])
     client.request("setField", session=survey, field="isCurrentEmployer", value=True)
     print("    " + client.request("session/state", session=survey)["state"]["prettyString"].replace("\n", "\n    "))
+
+    title("login: an async command; the form follows its progress through didChange")
+    login = client.request("session/open", type="login")["session"]
+    client.request("setField", session=login, field="firstName", value="Ada")
+    client.request("setField", session=login, field="lastName", value="Lovelace")
+    user = client.request("invoke", session=login, command="login")["result"]
+    print(f"    logged in after 1.5 s: {user['firstName']} {user['lastName']}, token {user['authToken']}")
+    client.request("setField", session=login, field="firstName", value="Mallory")
+    client.request("invoke", session=login, command="login")
+
+    title("movies: two lists and an add-movie form share one store")
+    lists = [client.request("session/open", type="movieList")["session"] for _ in range(2)]
+    client.request("setField", session=lists[0], field="isPresentingAddMovie", value=True)
+    add = client.request("session/open", type="addMovie")["session"]
+    client.request("invoke", session=add, command="save")
+    client.request("setField", session=add, field="title", value="Alien")
+    client.request("setField", session=add, field="rating", value="excellent")
+    client.request("invoke", session=add, command="save")
+    client.request("session/close", session=add)
+    client.request("setField", session=lists[0], field="isPresentingAddMovie", value=False)
+
+    title("bottomBar: a timer pushes a new number every 2 s, unasked, until the session closes")
+    bar = client.request("session/open", type="bottomBar", key="bar")["session"]
+    client.wait_for_notifications(4.5)
+    client.request("session/open", type="bottomBar", key="bar")
+    client.request("session/close", session=bar)
+    client.wait_for_notifications(2.5)
+    print("    (closed: no more ticks)")
 
     title("errors name what was wrong, and the daemon keeps serving")
     client.request("setField", session=survey, field="yearsOfExperience", value="three")

@@ -41,10 +41,12 @@ struct Transcript {
         }
     }
 
-    /// Builds a transcript from the `-->` / `<--` lines of a protocol.md example, in NDJSON framing.
+    /// Builds a transcript from the `-->` / `<--` lines of a protocol.md example, in NDJSON framing;
+    /// a first line `$ binderyd ARGS` gives the daemon's arguments.
     init(arrows text: Substring) {
         framing = .newlineDelimited
         for line in text.split(separator: "\n") {
+            if line.hasPrefix("$ binderyd") { arguments = line.split(separator: " ").dropFirst(2).map(String.init) }
             if line.hasPrefix("--> ") { steps.append(.send(Array(line.dropFirst(4).utf8))) }
             if line.hasPrefix("<-- ") { steps.append(.expect(Array(line.dropFirst(4).utf8))) }
         }
