@@ -6,6 +6,12 @@ public struct Movie: Codable, Equatable, Sendable, BinderyCodable {
     public var fullTitle: String
     public var givenRating: Rating
 
+    public init(id: String, fullTitle: String, givenRating: Rating = .notSeen) {
+        self.id = id
+        self.fullTitle = fullTitle
+        self.givenRating = givenRating
+    }
+
     public enum Rating: String, CaseIterable, Codable, Sendable, BinderyEnum {
         case notSeen, terrible, poor, decent, good, excellent
     }

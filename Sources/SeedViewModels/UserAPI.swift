@@ -5,6 +5,12 @@ public struct User: Codable, Equatable, Sendable, BinderyCodable {
     public var firstName: String
     public var lastName: String
     public var authToken: String
+
+    public init(firstName: String, lastName: String, authToken: String) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.authToken = authToken
+    }
 }
 
 /// The seed's dummy user API: answers after 1.5 s with a fixed auth token.

@@ -1,0 +1,73 @@
+"""Finding the binderyd executable."""
+from __future__ import annotations
+
+import os
+import shutil
+from typing import List, Mapping, Optional, Sequence
+
+from .errors import DaemonNotFound
+
+__all__ = ["find_daemon", "repository_build_dirs", "ENV_VAR", "EXECUTABLE"]
+
+ENV_VAR = "BINDERYD"
+EXECUTABLE = "binderyd"
+
+
+def repository_build_dirs() -> List[str]:
+    """The Swift build folders of the repository this package sits in (clients/python/bindery)."""
+    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+    return [os.path.join(root, ".build", "release"), os.path.join(root, ".build", "debug")]
+
+
+def _usable(path: str) -> Optional[str]:
+    """Why ``path`` cannot be run, or None when it can."""
+    if not os.path.exists(path):
+        return "does not exist"
+    if os.path.isdir(path):
+        return "is a directory"
+    if not os.access(path, os.X_OK):
+        return "is not executable"
+    return None
+
+
+def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, str]] = None,
+                search_path: Optional[str] = None,
+                build_dirs: Optional[Sequence[str]] = None) -> str:
+    """The path of binderyd: ``explicit``, else $BINDERYD, else PATH, else the repository's build.
+
+    An explicit path is used or refused, never silently replaced by another daemon. The others
+    are tried in turn; DaemonNotFound lists every place tried and why each failed. ``env``,
+    ``search_path`` and ``build_dirs`` replace the real environment, for tests.
+    """
+    if explicit is not None:
+        # A bare name ("binderyd") is looked up on PATH, as subprocess would.
+        path = explicit if os.sep in explicit else (shutil.which(explicit, path=search_path) or explicit)
+        problem = _usable(path)
+        if problem is None:
+            return os.path.abspath(path)
+        raise DaemonNotFound(["daemon argument %r: %s" % (explicit, problem)])
+
+    environment = os.environ if env is None else env
+    tried: List[str] = []
+    from_env = environment.get(ENV_VAR)
+    if from_env:
+        problem = _usable(from_env)
+        if problem is None:
+            return os.path.abspath(from_env)
+        tried.append("$%s=%r: %s" % (ENV_VAR, from_env, problem))
+    else:
+        tried.append("$%s: not set" % ENV_VAR)
+
+    path_value = environment.get("PATH", os.defpath) if search_path is None else search_path
+    on_path = shutil.which(EXECUTABLE, path=path_value)
+    if on_path:
+        return os.path.abspath(on_path)
+    tried.append("PATH (%s): no %s" % (path_value, EXECUTABLE))
+
+    for folder in repository_build_dirs() if build_dirs is None else build_dirs:
+        candidate = os.path.join(folder, EXECUTABLE)
+        problem = _usable(candidate)
+        if problem is None:
+            return candidate
+        tried.append("%s: %s" % (candidate, problem))
+    raise DaemonNotFound(tried)
