@@ -21,6 +21,10 @@ let package = Package(
         .executableTarget(name: "binderyd", dependencies: ["BinderyServer", "SeedViewModels"]),
         // The README's example of a daemon of your own, on the public API only.
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
+        // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).
+        .executableTarget(name: "bindery-bench", dependencies: ["JSONRPC"], path: "Benchmarks/bindery-bench"),
+        // The raw-pipe baseline the benchmarks compare against: canned answers, no JSON parsing.
+        .executableTarget(name: "rawpipe", path: "Benchmarks/rawpipe"),
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "SeedViewModels"]),

@@ -1,4 +1,5 @@
 import Testing
+import Bindery
 import SeedViewModels
 
 @Suite struct EmailAddressTests {
@@ -19,8 +20,8 @@ import SeedViewModels
         #expect(EmailAddress.isValid(text) == Self.matchesPattern(text), "\(text)")
     }
 
-    @Test func agreesOnGeneratedAddresses() {
-        var generator = SplitMix(seed: 7)
+    @MainActor @Test func agreesOnGeneratedAddresses() {
+        let generator = RandomSource(seed: 7)
         let alphabet = Array("ab1.-_%+@éZ ")
         for _ in 0..<2000 {
             let length = Int(generator.next() % 12)
@@ -71,18 +72,5 @@ import SeedViewModels
             "Name: Ada", "Company: Engines", "Experience: 3.0 yrs", "Current Employer?: YES",
             "approx Salary: 45.0k", "Comments: None",
         ])
-    }
-}
-
-/// A small seeded generator (SplitMix64), so generated cases are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

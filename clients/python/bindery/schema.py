@@ -1,0 +1,120 @@
+"""View model schemas, as ``initialize`` and ``viewModels/describe`` return them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .errors import UnknownCommand, UnknownField
+
+__all__ = ["FieldSchema", "CommandSchema", "Schema"]
+
+
+@dataclass(frozen=True)
+class FieldSchema:
+    """A field (``writable``) or a read-only output of a view model type."""
+
+    name: str
+    label: str
+    type: str
+    nullable: bool
+    writable: bool
+    raw: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def cases(self) -> Optional[List[str]]:
+        """The raw values of an ``enum`` field, else None."""
+        return self.raw.get("cases")
+
+
+@dataclass(frozen=True)
+class CommandSchema:
+    """A command; watch ``<name>.enabled`` when ``has_enabled_condition``."""
+
+    name: str
+    label: str
+    is_async: bool
+    has_enabled_condition: bool
+    args: Optional[Dict[str, Any]] = None
+    raw: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One view model type: its fields and outputs in declaration order, and its commands."""
+
+    type: str
+    fields: Tuple[FieldSchema, ...]
+    commands: Tuple[CommandSchema, ...]
+    raw: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_json(cls, value: Dict[str, Any]) -> "Schema":
+        """Parses one element of the ``viewModels`` list."""
+        fields = tuple(
+            FieldSchema(name=f["name"], label=f.get("label", f["name"]), type=f.get("type", ""),
+                        nullable=bool(f.get("nullable", False)), writable=bool(f.get("writable", False)), raw=f)
+            for f in value.get("fields", []))
+        commands = tuple(
+            CommandSchema(name=c["name"], label=c.get("label", c["name"]), is_async=bool(c.get("async", False)),
+                          has_enabled_condition=bool(c.get("hasEnabledCondition", False)), args=c.get("args"), raw=c)
+            for c in value.get("commands", []))
+        return cls(type=value["type"], fields=fields, commands=commands, raw=value)
+
+    @property
+    def writable(self) -> List[str]:
+        """Names of the fields ``setField`` accepts."""
+        return [f.name for f in self.fields if f.writable]
+
+    @property
+    def outputs(self) -> List[str]:
+        """Names of the read-only outputs."""
+        return [f.name for f in self.fields if not f.writable]
+
+    @property
+    def command_names(self) -> List[str]:
+        return [c.name for c in self.commands]
+
+    @property
+    def members(self) -> List[str]:
+        """Every state member: fields, outputs, then ``c.enabled`` and ``c.running`` per command."""
+        names = [f.name for f in self.fields]
+        for command in self.commands:
+            names += [command.name + ".enabled", command.name + ".running"]
+        return names
+
+    def field(self, name: str) -> Optional[FieldSchema]:
+        return next((f for f in self.fields if f.name == name), None)
+
+    def command(self, name: str) -> Optional[CommandSchema]:
+        return next((c for c in self.commands if c.name == name), None)
+
+    # Fail-fast checks: the same code and data the daemon would answer with, without a round trip.
+
+    def check_field(self, name: str, session: Optional[int]) -> None:
+        """Raises UnknownField (locally) when ``name`` is not a field or output of this type."""
+        if self.field(name) is None:
+            known = [f.name for f in self.fields]
+            raise UnknownField.make(
+                "Unknown field %r in %s; writable fields: %s; read-only: %s"
+                % (name, self.type, _list(self.writable), _list(self.outputs)),
+                {"session": session, "field": name, "known": known}, local=True)
+
+    def check_members(self, names: Sequence[str], session: Optional[int]) -> None:
+        """Raises UnknownField (locally) for the first name that is not a state member."""
+        members = self.members
+        for name in names:
+            if name not in members:
+                raise UnknownField.make("Unknown member %r in %s; known: %s" % (name, self.type, _list(members)),
+                                        {"session": session, "field": name, "known": members}, local=True)
+
+    def check_command(self, name: str, session: Optional[int]) -> None:
+        """Raises UnknownCommand (locally) when ``name`` is not a command of this type."""
+        if self.command(name) is None:
+            known = self.command_names
+            listing = "known: " + ", ".join(known) if known else "%s has no commands" % self.type
+            raise UnknownCommand.make("Unknown command %r in %s; %s" % (name, self.type, listing),
+                                      {"session": session, "command": name, "known": known}, local=True)
+
+
+def _list(names: Sequence[str]) -> str:
+    return ", ".join(names) if names else "(none)"
