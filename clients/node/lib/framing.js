@@ -52,6 +52,7 @@ export class FrameDecoder {
     // once, when complete, not once per chunk.
     this.parts = [];
     this.size = 0;
+    this.pending = null;
     // The body length of the frame being read, once its header block is parsed.
     this.bodyLength = null;
   }
@@ -66,7 +67,7 @@ export class FrameDecoder {
    * @returns {Buffer[]} the bodies this chunk completed
    */
   push(chunk) {
-    const bytes = Buffer.from(chunk);
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     this.parts.push(bytes);
     this.size += bytes.length;
     // Nothing can complete yet: a body still short of its length, or a line with no newline.
