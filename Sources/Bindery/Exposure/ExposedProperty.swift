@@ -8,9 +8,8 @@ struct ExposedProperty {
     let label: String
     let valueType: ValueType
     let read: @MainActor (AnyObject) -> JSONValue
-    /// Decodes and stores a value; returns the JSON of what was decoded, to compare with what the
-    /// model then holds. `nil` for read-only outputs.
-    let write: (@MainActor (AnyObject, JSONValue) throws(ValueError) -> JSONValue)?
+    /// Decodes and stores a value. `nil` for read-only outputs.
+    let write: (@MainActor (AnyObject, JSONValue) throws(ValueError) -> Void)?
 
     var isWritable: Bool { write != nil }
 }
@@ -34,9 +33,7 @@ public struct Field<Model: AnyObject> {
             valueType: Value.valueType,
             read: { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath].jsonValue },
             write: { (model, json) throws(ValueError) in
-                let value = try Value(jsonValue: json)
-                unsafeDowncast(model, to: Model.self)[keyPath: keyPath] = value
-                return value.jsonValue
+                unsafeDowncast(model, to: Model.self)[keyPath: keyPath] = try Value(jsonValue: json)
             }
         )
     }

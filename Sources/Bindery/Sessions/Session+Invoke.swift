@@ -23,6 +23,9 @@ extension Session {
             throw .unknownCommand(name, known: type.commandNames)
         }
         let command = type.commands[commandIndex]
+        if command.argumentsType == nil, let arguments, arguments != .null, arguments != .object(JSONObject()) {
+            throw .invalidArguments(command: name, ValueError(expected: "no args (absent, null or {})", found: arguments.typeName))
+        }
         if let isEnabled = command.isEnabled, !isEnabled(model) { throw .commandDisabled(name) }
         switch command.body {
         case .sync(let body):

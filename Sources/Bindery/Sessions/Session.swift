@@ -75,8 +75,9 @@ public final class Session {
         return state()
     }
 
-    /// Stores a client's value in a field. What was written is recorded as sent, so it is not echoed
-    /// back unless the model ends up holding something else.
+    /// Stores a client's value in a field. What the client wrote is recorded as sent, so it is not
+    /// echoed back unless the model ends up holding something else — a value the model changed, or
+    /// one its type could not hold exactly (16777217 in a Float).
     public func setField(_ name: String, to value: JSONValue) throws(SessionError) {
         guard let index = type.memberIndex(named: name) else {
             throw .unknownField(name, known: type.memberNames)
@@ -84,13 +85,12 @@ public final class Session {
         guard case .property(let property) = type.members[index], let write = type.properties[property].write else {
             throw .readOnlyField(name)
         }
-        let written: JSONValue
         do {
-            written = try write(model, value)
+            try write(model, value)
         } catch {
             throw .wrongValueType(field: name, error)
         }
-        if observed[index] { lastSent[index] = written }
+        if observed[index] { lastSent[index] = value }
     }
 
     /// Re-reads the dirty members; returns those whose value differs from what was last sent, and
@@ -105,7 +105,7 @@ public final class Session {
             dirty[index] = false
             guard observed[index], !isClosed else { continue }
             let value = arm(index)
-            if value != lastSent[index] {
+            if !(lastSent[index].map { value.isSameValue(as: $0) } ?? false) {
                 lastSent[index] = value
                 changes.append(type.memberNames[index], value)
             }

@@ -64,7 +64,10 @@ public struct FrameDecoder: Sendable {
             // A last line without its newline is still a whole JSON text; accept it.
             return .frame(Array(buffer[rest...]))
         }
-        return .error("the stream ended inside a frame (\(buffer.count - rest) bytes unread)")
+        start = rest
+        guard let headerEnd = findHeaderEnd(), case .success(let length) = parseHeader(buffer[rest..<headerEnd.headerStop])
+        else { return .error("the stream ended inside a header block") }
+        return .error("the stream ended inside a frame: \(buffer.count - headerEnd.bodyStart) of \(length) body bytes arrived")
     }
 
     private mutating func nextLine() -> FrameEvent? {
