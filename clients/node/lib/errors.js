@@ -160,11 +160,14 @@ export class ConnectionClosedError extends BinderyError {
 
 /** The daemon process ended; carries how it ended and the last lines it wrote to stderr. */
 export class DaemonExitedError extends ConnectionClosedError {
-  /** @param {{ exitCode: number | null, signal: string | null, stderr: string[] }} info */
-  constructor({ exitCode, signal, stderr }) {
+  /**
+   * @param {{ exitCode: number | null, signal: string | null, stderr: string[] }} info
+   * @param {{ cause?: unknown }} [options]
+   */
+  constructor({ exitCode, signal, stderr }, options = {}) {
     const how = signal ? `was killed by ${signal}` : `exited with code ${exitCode}`;
     const tail = stderr.length > 0 ? `; its last stderr lines:\n  ${stderr.join('\n  ')}` : '; it wrote nothing to stderr';
-    super(`binderyd ${how}${tail}`);
+    super(`binderyd ${how}${tail}`, options);
     this.exitCode = exitCode;
     this.signal = signal;
     /** The last lines (at most 20) the daemon wrote to stderr. */

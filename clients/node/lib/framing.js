@@ -39,6 +39,15 @@ export function encodeFrame(body, framing = Framing.ContentLength) {
  * and skipped; decoding resumes at the next block, as binderyd itself does.
  */
 export class FrameDecoder {
+  #onError;
+  // Received bytes not yet used, as a list: a large body arriving in many chunks is joined
+  // once, when complete, not once per chunk.
+  #parts = [];
+  #size = 0;
+  #pending = null;
+  // The body length of the frame being read, once its header block is parsed.
+  #bodyLength = null;
+
   /**
    * @param {{ framing?: 'content-length' | 'ndjson', onError?: (error: FramingError) => void }} [options]
    */
@@ -47,19 +56,12 @@ export class FrameDecoder {
       throw new TypeError(`unknown framing ${framing}`);
     }
     this.framing = framing;
-    this.onError = onError ?? ((error) => { throw error; });
-    // Received bytes not yet used, as a list: a large body arriving in many chunks is joined
-    // once, when complete, not once per chunk.
-    this.parts = [];
-    this.size = 0;
-    this.pending = null;
-    // The body length of the frame being read, once its header block is parsed.
-    this.bodyLength = null;
+    this.#onError = onError ?? ((error) => { throw error; });
   }
 
   /** Bytes received but not yet part of a complete frame. */
   get bufferedBytes() {
-    return this.size;
+    return this.#size;
   }
 
   /**
@@ -68,18 +70,18 @@ export class FrameDecoder {
    */
   push(chunk) {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-    this.parts.push(bytes);
-    this.size += bytes.length;
+    this.#parts.push(bytes);
+    this.#size += bytes.length;
     // Nothing can complete yet: a body still short of its length, or a line with no newline.
-    if (this.bodyLength !== null && this.size < this.bodyLength) return [];
+    if (this.#bodyLength !== null && this.#size < this.#bodyLength) return [];
     if (this.framing === Framing.Ndjson && !bytes.includes(LF)) return [];
-    this.pending = this.#join();
+    this.#pending = this.#join();
     const bodies = [];
     const errors = [];
     if (this.framing === Framing.Ndjson) this.#lines(bodies);
     else this.#frames(bodies, errors);
-    this.#keep(this.pending);
-    for (const error of errors) this.onError(error);
+    this.#keep(this.#pending);
+    for (const error of errors) this.#onError(error);
     return bodies;
   }
 
@@ -96,57 +98,57 @@ export class FrameDecoder {
       return line.length > 0 && !isBlank(line) ? [line] : [];
     }
     if (rest.length > 0 && !isBlank(rest)) {
-      this.onError(new FramingError(`the stream ended inside a frame (${rest.length} bytes unread)`));
+      this.#onError(new FramingError(`the stream ended inside a frame (${rest.length} bytes unread)`));
     }
-    this.bodyLength = null;
+    this.#bodyLength = null;
     return [];
   }
 
   #join() {
-    return this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size);
+    return this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#size);
   }
 
   #keep(rest) {
-    this.parts = rest.length > 0 ? [rest] : [];
-    this.size = rest.length;
-    this.pending = null;
+    this.#parts = rest.length > 0 ? [rest] : [];
+    this.#size = rest.length;
+    this.#pending = null;
   }
 
   #lines(bodies) {
     let start = 0;
     let newline;
-    while ((newline = this.pending.indexOf(LF, start)) !== -1) {
-      const line = trimLine(this.pending.subarray(start, newline + 1));
+    while ((newline = this.#pending.indexOf(LF, start)) !== -1) {
+      const line = trimLine(this.#pending.subarray(start, newline + 1));
       if (!isBlank(line)) bodies.push(Buffer.from(line));
       start = newline + 1;
     }
-    this.pending = this.pending.subarray(start);
+    this.#pending = this.#pending.subarray(start);
   }
 
   #frames(bodies, errors) {
     for (;;) {
-      if (this.bodyLength === null) {
-        const header = findHeaderEnd(this.pending);
+      if (this.#bodyLength === null) {
+        const header = findHeaderEnd(this.#pending);
         if (header === null) {
-          if (this.pending.length > MAX_HEADER_BYTES) {
-            errors.push(new FramingError(`no end of header block in ${this.pending.length} bytes`));
-            this.pending = Buffer.alloc(0);
+          if (this.#pending.length > MAX_HEADER_BYTES) {
+            errors.push(new FramingError(`no end of header block in ${this.#pending.length} bytes`));
+            this.#pending = Buffer.alloc(0);
           }
           return;
         }
-        const text = this.pending.subarray(0, header.start).toString('latin1');
-        this.pending = this.pending.subarray(header.end);
+        const text = this.#pending.subarray(0, header.start).toString('latin1');
+        this.#pending = this.#pending.subarray(header.end);
         const length = parseHeaders(text);
         if (length instanceof FramingError) {
           errors.push(length);
           continue;
         }
-        this.bodyLength = length;
+        this.#bodyLength = length;
       }
-      if (this.pending.length < this.bodyLength) return;
-      bodies.push(Buffer.from(this.pending.subarray(0, this.bodyLength)));
-      this.pending = this.pending.subarray(this.bodyLength);
-      this.bodyLength = null;
+      if (this.#pending.length < this.#bodyLength) return;
+      bodies.push(Buffer.from(this.#pending.subarray(0, this.#bodyLength)));
+      this.#pending = this.#pending.subarray(this.#bodyLength);
+      this.#bodyLength = null;
     }
   }
 }

@@ -1,0 +1,345 @@
+// Hand-written typings of bindery-client; test/exports.test.js keeps them in step with index.js.
+import { EventEmitter } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
+
+// ---------------------------------------------------------------------------------------------
+// Protocol shapes
+
+/** A JSON value, as the daemon sends it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** A member's value type in a schema. */
+export interface ValueType {
+  type: 'string' | 'boolean' | 'integer' | 'number' | 'enum' | 'array' | 'object';
+  nullable: boolean;
+  /** The raw values of an `enum`. */
+  cases?: string[];
+  /** The element type of an `array`. */
+  items?: ValueType;
+}
+
+/** A field (`writable: true`) or an output (`writable: false`) of a schema. */
+export interface FieldSchema extends ValueType {
+  name: string;
+  label: string;
+  writable: boolean;
+}
+
+export interface CommandSchema {
+  name: string;
+  label: string;
+  async: boolean;
+  hasEnabledCondition: boolean;
+  /** The argument type of a command that takes arguments. */
+  args?: ValueType;
+}
+
+/** One view model type: what `initialize` and `viewModels/describe` return. */
+export interface Schema {
+  type: string;
+  fields: FieldSchema[];
+  commands: CommandSchema[];
+}
+
+export interface InitializeResult {
+  protocolVersion: number;
+  serverInfo: { name: string; version: string };
+  viewModels: Schema[];
+}
+
+/** A session's state: one member per observed field, output, `c.enabled` and `c.running`. */
+export type State = Readonly<Record<string, JsonValue>>;
+
+/** What accompanies each change set. */
+export interface ChangeInfo {
+  /** The session's revision after this change set. */
+  revision: number;
+  /** The id of the request that caused it; undefined for a timer or a fetched state. */
+  cause: number | string | undefined;
+  /** 'didChange' from the daemon, or the fetch of a whole state that produced this diff. */
+  source: 'didChange' | 'resync' | 'refresh' | 'observe' | 'reopen';
+}
+
+export interface RequestOptions {
+  /** Aborting sends `$/cancelRequest` and rejects with AbortError. */
+  signal?: AbortSignal;
+  /** A time limit in ms: then the request is cancelled like an aborted one, with TimeoutError. */
+  timeout?: number;
+}
+
+export interface LowLevelRequestOptions extends RequestOptions {
+  /** Runs synchronously when a successful response is read, before any later message. */
+  onResponse?: (result: any) => void;
+}
+
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client
+
+export interface ClientOptions {
+  /** What the daemon writes: its stdout. */
+  input: NodeJS.ReadableStream;
+  /** What the daemon reads: its stdin. */
+  output: NodeJS.WritableStream;
+  /** Default 'content-length'. */
+  framing?: FramingName;
+  /** Default time limit, in ms, of every request. */
+  timeout?: number;
+  /** How long, in ms, an aborted request waits for the daemon's answer (default 2000). */
+  cancelGrace?: number;
+  /** What pending requests fail with when the input ends. */
+  closeError?: () => Error | Promise<Error>;
+}
+
+export interface SpawnOptions {
+  /** The executable; default: $BINDERYD, PATH, then the repository's .build/{release,debug}. */
+  daemon?: string;
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Adds --deterministic: a virtual clock moved by `advanceClock`, seeded randomness. */
+  deterministic?: boolean;
+  /** Adds --seed N (and --deterministic). */
+  seed?: number;
+  /** Adds --record FILE: the daemon writes the exchange as a transcript. */
+  record?: string;
+  /** Send `initialize` before resolving (default true). */
+  initialize?: boolean;
+  clientInfo?: { name: string; version?: string };
+  timeout?: number;
+  cancelGrace?: number;
+  /** How many stderr lines DaemonExitedError keeps (default 20). */
+  stderrLines?: number;
+}
+
+export interface OpenOptions extends RequestOptions {
+  /** Arguments of the type's constructor (`element` takes `{symbol}`). */
+  args?: Record<string, JsonValue>;
+  /** The members to keep in `state`; default all. */
+  observe?: string[];
+  /** Opening a key again returns the session already open under it. */
+  key?: string;
+}
+
+export declare const VERSION: string;
+export declare const PROTOCOL_VERSION: number;
+
+export declare class Client extends EventEmitter {
+  constructor(options: ClientOptions);
+  /** Finds binderyd, spawns it and (unless `initialize: false`) initializes. */
+  static spawn(options?: SpawnOptions): Promise<Client>;
+  /** The JSON-RPC connection underneath. */
+  readonly connection: Connection;
+  /** The spawned daemon; null over plain streams. */
+  process: ChildProcess | null;
+  serverInfo: { name: string; version: string } | null;
+  protocolVersion: number | null;
+  /** The schemas of every type, once initialized. */
+  readonly viewModels: Schema[];
+  /** Open sessions by id (a copy). */
+  readonly sessions: ReadonlyMap<number, Session>;
+  readonly closed: boolean;
+  initialize(params?: Record<string, unknown>, options?: RequestOptions): Promise<InitializeResult>;
+  describe(type?: undefined, options?: RequestOptions): Promise<Schema[]>;
+  describe(type: string, options?: RequestOptions): Promise<Schema>;
+  open(type: string, options?: OpenOptions): Promise<Session>;
+  /** Moves a --deterministic daemon's clock; resolves with the new time in ms. */
+  advanceClock(ms: number, options?: RequestOptions): Promise<number>;
+  request<T = any>(method: string, params?: object | unknown[], options?: LowLevelRequestOptions): Promise<T>;
+  notify(method: string, params?: object | unknown[]): void;
+  /** shutdown + exit; resolves with a spawned daemon's exit status, null over streams. */
+  close(options?: { timeout?: number }): Promise<ExitStatus | null>;
+
+  on(event: 'notification', listener: (method: string, params: any) => void): this;
+  on(event: 'protocolError', listener: (error: BinderyError) => void): this;
+  on(event: 'stderr', listener: (line: string) => void): this;
+  on(event: 'exit', listener: (status: ExitStatus & { error?: Error }) => void): this;
+  on(event: 'close', listener: (error: Error) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session
+
+export declare class Session extends EventEmitter {
+  /** Made by `client.open`. */
+  private constructor();
+  readonly id: number;
+  readonly type: string;
+  readonly key: string | undefined;
+  /** Whether the last open with this key found the session already open. */
+  reopened: boolean;
+  /** Every observed member's current value; a new object on each change. */
+  readonly state: State;
+  readonly revision: number;
+  readonly closed: boolean;
+  readonly schema: Schema;
+  /** Writable field names. */
+  readonly fields: string[];
+  /** Read-only output names. */
+  readonly outputs: string[];
+  readonly commands: string[];
+  /** Fields, outputs, and `c.enabled` / `c.running` per command. */
+  readonly members: string[];
+  get(name: string): JsonValue | undefined;
+  /** Resolves with the revision; `state` already shows the value and its effects. */
+  set(field: string, value: JsonValue, options?: RequestOptions): Promise<number>;
+  /** Resolves with the command's return value (null for none). */
+  invoke<T = JsonValue>(command: string, args?: JsonValue, options?: RequestOptions): Promise<T>;
+  refresh(options?: RequestOptions): Promise<State>;
+  observe(names: string[], options?: RequestOptions): Promise<State>;
+  close(options?: RequestOptions): Promise<void>;
+  /** Every change set from now on, buffered, in order. */
+  changes(options?: { signal?: AbortSignal }): AsyncIterableIterator<Record<string, JsonValue>>;
+  waitUntil(predicate: (state: State) => boolean, options?: { timeout?: number; signal?: AbortSignal }): Promise<State>;
+
+  on(event: 'change', listener: (changes: Record<string, JsonValue>, info: ChangeInfo) => void): this;
+  on(event: 'close', listener: (error: Error | undefined) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection and framing
+
+export type FramingName = 'content-length' | 'ndjson';
+
+export interface ConnectionOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  framing?: FramingName;
+  cancelGrace?: number;
+  closeError?: (streamError?: Error) => Error | Promise<Error>;
+}
+
+export declare class Connection extends EventEmitter {
+  constructor(options: ConnectionOptions);
+  readonly framing: FramingName;
+  readonly closed: boolean;
+  readonly pendingCount: number;
+  startRequest<T = any>(method: string, params?: object | unknown[], options?: LowLevelRequestOptions): { id: number; promise: Promise<T> };
+  request<T = any>(method: string, params?: object | unknown[], options?: LowLevelRequestOptions): Promise<T>;
+  notify(method: string, params?: object | unknown[]): void;
+  endOutput(): void;
+  close(error?: Error): void;
+
+  on(event: 'notification', listener: (method: string, params: any) => void): this;
+  on(event: 'protocolError', listener: (error: BinderyError) => void): this;
+  on(event: 'close', listener: (error: Error) => void): this;
+  on(event: string | symbol, listener: (...args: any[]) => void): this;
+}
+
+export declare const Framing: Readonly<{ ContentLength: 'content-length'; Ndjson: 'ndjson' }>;
+
+export declare class FramingError extends Error {
+  constructor(message: string);
+}
+
+export declare class FrameDecoder {
+  constructor(options?: { framing?: FramingName; onError?: (error: FramingError) => void });
+  readonly framing: FramingName;
+  readonly bufferedBytes: number;
+  /** The bodies this chunk completed, in order. */
+  push(chunk: Uint8Array): Buffer[];
+  /** End of stream: a last NDJSON line without its newline. */
+  end(): Buffer[];
+}
+
+export declare function encodeFrame(body: string | Uint8Array, framing?: FramingName): Buffer;
+
+// ---------------------------------------------------------------------------------------------
+// Discovery
+
+export declare function findDaemon(options?: {
+  daemon?: string;
+  env?: Record<string, string | undefined>;
+  buildDirs?: string[];
+}): string;
+
+export declare function repositoryBuildDirs(): string[];
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export declare const ErrorCodes: Readonly<{
+  ParseError: -32700;
+  InvalidRequest: -32600;
+  MethodNotFound: -32601;
+  InvalidParams: -32602;
+  InternalError: -32603;
+  UnknownType: -32010;
+  UnknownSession: -32011;
+  UnknownField: -32012;
+  ReadOnlyField: -32013;
+  WrongValueType: -32014;
+  UnknownCommand: -32015;
+  CommandDisabled: -32016;
+  CommandFailed: -32017;
+  OpenFailed: -32018;
+  NeedsDeterministicMode: -32019;
+  RequestCancelled: -32800;
+}>;
+
+export interface BinderyErrorOptions {
+  code?: number | null;
+  data?: unknown;
+  method?: string;
+  local?: boolean;
+  cause?: unknown;
+}
+
+export declare class BinderyError extends Error {
+  constructor(message: string, options?: BinderyErrorOptions);
+  /** The JSON-RPC error code; null for failures without one (daemon missing or gone). */
+  code: number | null;
+  data: any;
+  /** The method of the request that failed. */
+  method: string | undefined;
+  /** True when the client refused the call itself, without a round trip. */
+  local: boolean;
+}
+
+export declare class ParseError extends BinderyError { static readonly code: -32700; }
+export declare class InvalidRequestError extends BinderyError { static readonly code: -32600; }
+export declare class MethodNotFoundError extends BinderyError { static readonly code: -32601; }
+export declare class InvalidParamsError extends BinderyError { static readonly code: -32602; }
+export declare class InternalError extends BinderyError { static readonly code: -32603; }
+export declare class UnknownTypeError extends BinderyError { static readonly code: -32010; }
+export declare class UnknownSessionError extends BinderyError { static readonly code: -32011; }
+export declare class UnknownFieldError extends BinderyError { static readonly code: -32012; }
+export declare class ReadOnlyFieldError extends BinderyError { static readonly code: -32013; }
+export declare class WrongValueTypeError extends BinderyError { static readonly code: -32014; }
+export declare class UnknownCommandError extends BinderyError { static readonly code: -32015; }
+export declare class CommandDisabledError extends BinderyError { static readonly code: -32016; }
+export declare class CommandFailedError extends BinderyError { static readonly code: -32017; }
+export declare class OpenFailedError extends BinderyError { static readonly code: -32018; }
+export declare class NeedsDeterministicModeError extends BinderyError { static readonly code: -32019; }
+export declare class RequestCancelledError extends BinderyError { static readonly code: -32800; }
+/** Cancelled by an AbortSignal; `cause` is the daemon's answer when it sent one. */
+export declare class AbortError extends RequestCancelledError {}
+export declare class TimeoutError extends AbortError {
+  constructor(message: string, options?: BinderyErrorOptions & { timeout?: number });
+  timeout: number | undefined;
+}
+export declare class SessionClosedError extends UnknownSessionError {}
+
+export declare class DaemonNotFoundError extends BinderyError {
+  constructor(tried: string[]);
+  /** Every place looked at, and why each failed. */
+  tried: string[];
+}
+export declare class ConnectionClosedError extends BinderyError {
+  constructor(message?: string, options?: BinderyErrorOptions);
+}
+export declare class DaemonExitedError extends ConnectionClosedError {
+  constructor(info: { exitCode: number | null; signal: string | null; stderr: string[] }, options?: { cause?: unknown });
+  exitCode: number | null;
+  signal: string | null;
+  /** The last lines (20 by default) the daemon wrote to stderr. */
+  stderr: string[];
+}
+
+export declare function errorFromResponse(error: { code: number; message: string; data?: unknown }, method?: string): BinderyError;

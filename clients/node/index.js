@@ -1,0 +1,14 @@
+// bindery-client: the Node.js client of binderyd. Everything public is exported from here.
+export { Client, VERSION, PROTOCOL_VERSION } from './lib/client.js';
+export { Session } from './lib/session.js';
+export { Connection } from './lib/connection.js';
+export { FrameDecoder, FramingError, Framing, encodeFrame } from './lib/framing.js';
+export { findDaemon, repositoryBuildDirs } from './lib/discovery.js';
+export {
+  ErrorCodes, errorFromResponse,
+  BinderyError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
+  UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
+  UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError, NeedsDeterministicModeError,
+  RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
+  DaemonNotFoundError, ConnectionClosedError, DaemonExitedError,
+} from './lib/errors.js';

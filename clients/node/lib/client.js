@@ -1,0 +1,313 @@
+// The public entry point: a connection to binderyd, its schemas, and the sessions opened on it.
+import { EventEmitter } from 'node:events';
+import { Connection } from './connection.js';
+import { startDaemon } from './daemon-process.js';
+import { findDaemon } from './discovery.js';
+import {
+  BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
+} from './errors.js';
+import { Session } from './session.js';
+
+/** This package's version (kept equal to package.json's by a test). */
+export const VERSION = '0.1.0';
+/** The protocol version this client speaks (protocol.md). */
+export const PROTOCOL_VERSION = 1;
+
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * A client of binderyd over a pair of streams, or over a daemon it spawns (`Client.spawn`).
+ *
+ * Events: `notification` (method, params) for every notification, after sessions applied it;
+ * `protocolError` (error) for what could not be matched to a request; `stderr` (line) and
+ * `exit` ({exitCode, signal}) for a spawned daemon; `close` (error) when the connection ends.
+ */
+export class Client extends EventEmitter {
+  #schemas = new Map();
+  #sessions = new Map();
+  #initializing = null;
+  #closing = null;
+  #userClosed = false;
+  #defaultTimeout;
+  #daemon = null;
+
+  /**
+   * A client over streams you made: a socket, or the stdio of a child process you spawned.
+   * Call `initialize()` (or just `open()`, which initializes first) before use.
+   * @param {object} options
+   * @param {NodeJS.ReadableStream} options.input what the daemon writes (its stdout)
+   * @param {NodeJS.WritableStream} options.output what the daemon reads (its stdin)
+   * @param {'content-length' | 'ndjson'} [options.framing] default 'content-length'
+   * @param {number} [options.timeout] default time limit, in ms, of every request
+   * @param {number} [options.cancelGrace] ms an aborted request waits for the daemon's answer (2000)
+   * @param {() => Error | Promise<Error>} [options.closeError] what pending requests fail with
+   *   when the input ends
+   */
+  constructor({ input, output, framing, timeout, cancelGrace, closeError } = {}) {
+    super();
+    this.#defaultTimeout = timeout;
+    /** The JSON-RPC connection underneath, for what the client does not wrap. */
+    this.connection = new Connection({
+      input, output, framing, cancelGrace,
+      closeError: () => (this.#userClosed ? new ConnectionClosedError('the client was closed')
+        : (closeError ? closeError() : new ConnectionClosedError())),
+    });
+    /** The spawned daemon, when made by `Client.spawn`; null over plain streams. */
+    this.process = null;
+    /** `{name, version}` of the daemon, once initialized. */
+    this.serverInfo = null;
+    /** The daemon's protocol version, once initialized. */
+    this.protocolVersion = null;
+    this.connection.on('notification', (method, params) => {
+      if (method === 'didChange') this.#sessions.get(params?.session)?._applyDidChange(params);
+      this.emit('notification', method, params);
+    });
+    this.connection.on('protocolError', (error) => this.emit('protocolError', error));
+    this.connection.on('close', (error) => {
+      const graceful = this.#userClosed;
+      for (const session of [...this.#sessions.values()]) session._markClosed(graceful ? undefined : error);
+      this.emit('close', error);
+    });
+  }
+
+  /**
+   * Finds binderyd (see `findDaemon`), spawns it and, unless `initialize: false`, initializes.
+   * @param {SpawnOptions} [options]
+   * @returns {Promise<Client>}
+   */
+  static async spawn({
+    daemon, args = [], env, cwd, deterministic = false, seed, record, initialize = true,
+    clientInfo, timeout, cancelGrace, stderrLines = 20,
+  } = {}) {
+    const path = findDaemon({ daemon });
+    const argv = [...args];
+    if ((deterministic || seed !== undefined) && !argv.includes('--deterministic')) argv.push('--deterministic');
+    if (seed !== undefined) argv.push('--seed', String(seed));
+    if (record !== undefined) argv.push('--record', record);
+    let client;
+    const daemonProcess = startDaemon({
+      path, args: argv, env, cwd, stderrLines, onStderrLine: (line) => client?.emit('stderr', line),
+    });
+    client = new Client({
+      input: daemonProcess.child.stdout,
+      output: daemonProcess.child.stdin,
+      timeout,
+      cancelGrace,
+      closeError: async () => {
+        const status = await daemonProcess.settled();
+        if (!status) return new ConnectionClosedError('binderyd closed its stdout but is still running');
+        return new DaemonExitedError({ ...status, stderr: daemonProcess.stderrTail() }, { cause: status.error });
+      },
+    });
+    client.process = daemonProcess.child;
+    client.#daemon = daemonProcess;
+    daemonProcess.exited.then((status) => client.emit('exit', status));
+    if (initialize) {
+      try {
+        await client.initialize(clientInfo ? { clientInfo } : {});
+      } catch (error) {
+        daemonProcess.child.kill('SIGKILL');
+        throw error;
+      }
+    }
+    return client;
+  }
+
+  /** The view model schemas (`initialize`'s `viewModels`), once known. */
+  get viewModels() {
+    return [...this.#schemas.values()];
+  }
+
+  /** Open sessions, by id. */
+  get sessions() {
+    return new Map(this.#sessions);
+  }
+
+  /** Whether the connection has ended. */
+  get closed() {
+    return this.connection.closed;
+  }
+
+  /**
+   * Sends `initialize`; stores the server's info and every type's schema.
+   * @param {object} [params] merged over `{processId, clientInfo}`
+   * @param {RequestOptions} [options]
+   * @returns {Promise<{ protocolVersion: number, serverInfo: { name: string, version: string }, viewModels: object[] }>}
+   */
+  async initialize(params = {}, options) {
+    const result = await this.request('initialize', {
+      processId: process.pid, clientInfo: { name: 'bindery-client', version: VERSION }, ...params,
+    }, options);
+    if (result?.protocolVersion !== PROTOCOL_VERSION) {
+      throw new BinderyError(`binderyd speaks protocol version ${result?.protocolVersion}; this client speaks ${PROTOCOL_VERSION}`,
+        { method: 'initialize', local: true });
+    }
+    this.protocolVersion = result.protocolVersion;
+    this.serverInfo = result.serverInfo;
+    this.#remember(result.viewModels);
+    return result;
+  }
+
+  /**
+   * The schemas of every type, or of one (`viewModels/describe`); refreshes the client's copy.
+   * @param {string} [type]
+   * @param {RequestOptions} [options]
+   */
+  async describe(type, options) {
+    const result = await this.request('viewModels/describe', type === undefined ? {} : { type }, options);
+    this.#remember(result.viewModels);
+    return type === undefined ? result.viewModels : result.viewModels[0];
+  }
+
+  /**
+   * Opens a session of `type`. With a `key`, opening it again returns the same session
+   * (`reopened`), with its current state.
+   * @param {string} type
+   * @param {{ args?: object, observe?: string[], key?: string } & RequestOptions} [options]
+   * @returns {Promise<Session>}
+   */
+  async open(type, { args, observe, key, ...options } = {}) {
+    if (this.#schemas.size === 0) {
+      this.#initializing ??= this.initialize().finally(() => { this.#initializing = null; });
+      await this.#initializing;
+    }
+    const schema = this.#schemas.get(type);
+    if (!schema) {
+      const known = [...this.#schemas.keys()];
+      throw new UnknownTypeError(`Unknown view model type "${type}"; known types: ${known.join(', ')}`,
+        { data: { type, known }, method: 'session/open', local: true });
+    }
+    if (observe !== undefined) checkObserved(schema, observe);
+    const params = { type };
+    if (args !== undefined) params.args = args;
+    if (observe !== undefined) params.observe = observe;
+    if (key !== undefined) params.key = key;
+    let session;
+    // Registered as the response is read, so a didChange right behind it finds the session.
+    await this.request('session/open', params, {
+      ...options,
+      onResponse: (opened) => {
+        session = this.#sessions.get(opened.session);
+        if (session) {
+          session._reopen(opened);
+        } else {
+          session = new Session(this, schema, opened, key);
+          this.#sessions.set(session.id, session);
+        }
+      },
+    });
+    return session;
+  }
+
+  /**
+   * Moves the virtual clock of a `--deterministic` daemon; resolves with the new time in ms, after
+   * every timer and sleep that fell due has run and its changes have been applied.
+   * @param {number} ms
+   * @param {RequestOptions} [options]
+   * @returns {Promise<number>}
+   */
+  async advanceClock(ms, options) {
+    const result = await this.request('clock/advance', { ms }, options);
+    return result.now;
+  }
+
+  /**
+   * Any request, by method name. Rejects with the BinderyError subclass of the daemon's code.
+   * @param {string} method
+   * @param {object | unknown[]} [params]
+   * @param {RequestOptions & { onResponse?: (result: any) => void }} [options]
+   */
+  request(method, params, options) {
+    return this._startRequest(method, params, options).promise;
+  }
+
+  /**
+   * Any notification, by method name (never answered).
+   * @param {string} method
+   * @param {object | unknown[]} [params]
+   */
+  notify(method, params) {
+    this.connection.notify(method, params);
+  }
+
+  /**
+   * Ends the conversation: `shutdown`, then `exit`, then the end of the daemon's input; waits
+   * for a spawned daemon to exit (killing it after `timeout` ms). Sessions close; requests still
+   * pending reject with ConnectionClosedError. Safe to call twice or after the daemon died.
+   * @param {{ timeout?: number }} [options]
+   * @returns {Promise<{ exitCode: number | null, signal: string | null } | null>} a spawned
+   *   daemon's exit status, null over plain streams
+   */
+  close({ timeout = CLOSE_TIMEOUT_MS } = {}) {
+    this.#closing ??= this.#close(timeout);
+    return this.#closing;
+  }
+
+  /** @internal A request with the client's default timeout; returns its id too. */
+  _startRequest(method, params, options = {}) {
+    const timeout = options.timeout ?? this.#defaultTimeout;
+    return this.connection.startRequest(method, params, { ...options, timeout });
+  }
+
+  /** @internal Called by a session once it is closed. */
+  _forget(session) {
+    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
+  }
+
+  async #close(timeout) {
+    if (!this.connection.closed) {
+      try {
+        await this.request('shutdown', undefined, { timeout });
+      } catch {
+        // Already dying, or not answering: exit and the end of input still apply.
+      }
+      this.#userClosed = true;
+      this.notify('exit');
+      this.connection.endOutput();
+    }
+    this.#userClosed = true;
+    for (const session of [...this.#sessions.values()]) session._markClosed();
+    if (!this.#daemon) {
+      await within(new Promise((resolve) => (this.connection.closed ? resolve() : this.connection.once('close', resolve))), timeout);
+      this.connection.close(new ConnectionClosedError('the client was closed'));
+      return null;
+    }
+    let status = await within(this.#daemon.exited, timeout);
+    if (!status) {
+      this.process.kill('SIGKILL');
+      status = await this.#daemon.exited;
+    }
+    return { exitCode: status.exitCode, signal: status.signal };
+  }
+
+  #remember(viewModels = []) {
+    for (const schema of viewModels) this.#schemas.set(schema.type, schema);
+  }
+}
+
+function checkObserved(schema, names) {
+  if (!Array.isArray(names)) throw new TypeError('observe takes an array of member names');
+  const members = [
+    ...schema.fields.map((field) => field.name),
+    ...schema.commands.flatMap((command) => [`${command.name}.enabled`, `${command.name}.running`]),
+  ];
+  const unknown = names.find((name) => !members.includes(name));
+  if (unknown === undefined) return;
+  const known = schema.fields.map((field) => field.name);
+  throw new UnknownFieldError(`Unknown field "${unknown}" in observe of ${schema.type}; known: ${known.join(', ')}`,
+    { data: { field: unknown, known }, method: 'session/open', local: true });
+}
+
+function within(promise, ms) {
+  let timer;
+  return Promise.race([promise, new Promise((resolve) => { timer = setTimeout(resolve, ms, undefined); })])
+    .finally(() => clearTimeout(timer));
+}
+
+/**
+ * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
+ * @typedef {{ daemon?: string, args?: string[], env?: NodeJS.ProcessEnv, cwd?: string,
+ *   deterministic?: boolean, seed?: number, record?: string, initialize?: boolean,
+ *   clientInfo?: { name: string, version?: string }, timeout?: number, cancelGrace?: number,
+ *   stderrLines?: number }} SpawnOptions
+ */

@@ -1,0 +1,399 @@
+// One live view-model session: its state kept current from didChange, and the calls on it.
+import { EventEmitter } from 'node:events';
+import {
+  AbortError, SessionClosedError, TimeoutError, UnknownCommandError, UnknownFieldError, UnknownSessionError,
+} from './errors.js';
+
+/**
+ * A session of a view model type, opened with `client.open(type)`.
+ *
+ * `state` holds the current value of every observed member. It is replaced (never mutated) on
+ * each change, so a reference kept by the caller is a snapshot. Every didChange a request causes
+ * arrives before that request's response, so when a call on this session resolves, `state`
+ * already shows its effects.
+ *
+ * Events: `change` (changes, info) for every change set in order, `info` being
+ * `{ revision, cause, source }` (`source` is 'didChange', or 'resync' / 'refresh' / 'observe' /
+ * 'reopen' for the members a fetched state changed); `close` (error) when the session ends.
+ */
+export class Session extends EventEmitter {
+  #client;
+  #schema;
+  #state;
+  #revision;
+  #closed = false;
+  #resyncing = false;
+  // setField requests in flight: id -> { field, echoed } (did a didChange it caused carry the field?)
+  #writes = new Map();
+  #waiters = new Set();
+
+  /**
+   * @internal Made by Client#open.
+   * @param {import('./client.js').Client} client
+   * @param {object} schema the type's schema, from initialize or viewModels/describe
+   * @param {{ session: number, revision: number, state: object, reopened?: boolean }} opened
+   * @param {string} [key]
+   */
+  constructor(client, schema, opened, key) {
+    super();
+    this.#client = client;
+    this.#schema = schema;
+    /** The daemon's id for this session. */
+    this.id = opened.session;
+    /** The view model type. */
+    this.type = schema.type;
+    /** The key it was opened with, if any. */
+    this.key = key;
+    /** Whether the last open with a key found the session already open. */
+    this.reopened = opened.reopened ?? false;
+    this.#revision = opened.revision;
+    this.#state = { ...opened.state };
+  }
+
+  /** The current value of every observed member: a snapshot, replaced on each change. */
+  get state() {
+    return this.#state;
+  }
+
+  /** One more for every didChange: the daemon's revision of what `state` shows. */
+  get revision() {
+    return this.#revision;
+  }
+
+  /** Whether the session has been closed (by `close()`, or because the client or daemon ended). */
+  get closed() {
+    return this.#closed;
+  }
+
+  /** The type's schema (`{type, fields, commands}`). */
+  get schema() {
+    return this.#schema;
+  }
+
+  /** The names of the fields `set` can write. */
+  get fields() {
+    return this.#schema.fields.filter((field) => field.writable).map((field) => field.name);
+  }
+
+  /** The names of the read-only outputs. */
+  get outputs() {
+    return this.#schema.fields.filter((field) => !field.writable).map((field) => field.name);
+  }
+
+  /** The names of the commands `invoke` can run. */
+  get commands() {
+    return this.#schema.commands.map((command) => command.name);
+  }
+
+  /** Every member a state can hold: fields, outputs, and `c.enabled` / `c.running` per command. */
+  get members() {
+    return [
+      ...this.#schema.fields.map((field) => field.name),
+      ...this.commands.flatMap((name) => [`${name}.enabled`, `${name}.running`]),
+    ];
+  }
+
+  /**
+   * The current value of a member; undefined when it is not observed.
+   * @param {string} name
+   */
+  get(name) {
+    this.#checkMember(name);
+    return this.#state[name];
+  }
+
+  /**
+   * Writes a field; resolves with the session's revision once the daemon has answered, with
+   * `state` showing the written value and everything it changed.
+   * @param {string} field
+   * @param {unknown} value any JSON value (`null` included)
+   * @param {RequestOptions} [options]
+   * @returns {Promise<number>}
+   */
+  async set(field, value, options) {
+    this.#checkOpen();
+    this.#checkMember(field);
+    const written = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    const { id, promise } = this.#client._startRequest(
+      'setField', { session: this.id, field, value },
+      {
+        ...options,
+        onResponse: (result) => {
+          // No echo: the daemon does not send back what this session wrote unless it stored
+          // something else (then a didChange with this cause carried the stored value).
+          if (!this.#writes.get(id)?.echoed && Object.hasOwn(this.#state, field)) {
+            this.#state = { ...this.#state, [field]: written };
+            this.#stateChanged();
+          }
+          this.#checkRevision(result?.revision);
+        },
+      },
+    );
+    this.#writes.set(id, { field, echoed: false });
+    try {
+      return (await promise).revision;
+    } finally {
+      this.#writes.delete(id);
+    }
+  }
+
+  /**
+   * Runs a command; resolves with what it returned (null for nothing). An async command answers
+   * when it ends; abort it with `options.signal` or `options.timeout`.
+   * @param {string} command
+   * @param {unknown} [args] the command's arguments, when it takes any
+   * @param {RequestOptions} [options]
+   */
+  async invoke(command, args, options) {
+    this.#checkOpen();
+    if (!this.commands.includes(command)) {
+      const known = this.commands;
+      const list = known.length === 0 ? `${this.type} has no commands` : `known: ${known.join(', ')}`;
+      throw new UnknownCommandError(`Unknown command "${command}" in ${this.type}; ${list}`,
+        { data: { session: this.id, command, known }, method: 'invoke', local: true });
+    }
+    const params = args === undefined ? { session: this.id, command } : { session: this.id, command, args };
+    const result = await this.#client.request('invoke', params, options);
+    return result?.result ?? null;
+  }
+
+  /**
+   * Fetches the whole observed state from the daemon (session/state) and adopts it.
+   * @param {RequestOptions} [options]
+   */
+  async refresh(options) {
+    this.#checkOpen();
+    await this.#client.request('session/state', { session: this.id }, {
+      ...options,
+      onResponse: (result) => this.#replace(result, 'refresh'),
+    });
+    return this.#state;
+  }
+
+  /**
+   * From now on, only these members are pushed and kept in `state`.
+   * @param {string[]} names
+   * @param {RequestOptions} [options]
+   */
+  async observe(names, options) {
+    this.#checkOpen();
+    if (!Array.isArray(names)) throw new TypeError('observe takes an array of member names');
+    for (const name of names) this.#checkMember(name, 'session/observe');
+    await this.#client.request('session/observe', { session: this.id, properties: names }, {
+      ...options,
+      onResponse: (result) => this.#replace(result, 'observe'),
+    });
+    return this.#state;
+  }
+
+  /**
+   * Closes the session: its running commands are cancelled (their invokes reject with
+   * RequestCancelledError). Closing a closed session does nothing.
+   * @param {RequestOptions} [options]
+   */
+  async close(options) {
+    if (this.#closed) return;
+    try {
+      await this.#client.request('session/close', { session: this.id }, {
+        ...options,
+        onResponse: () => this._markClosed(),
+      });
+    } catch (error) {
+      // Already gone on the daemon's side: the goal is reached.
+      if (error instanceof UnknownSessionError) this._markClosed();
+      else throw error;
+    }
+  }
+
+  /**
+   * Every change set from now on, in order, buffered until read. Ends when the session closes;
+   * throws the error that closed it when the connection was lost, or AbortError on `signal`.
+   * @param {{ signal?: AbortSignal }} [options]
+   * @returns {AsyncIterableIterator<Record<string, unknown>>}
+   */
+  changes({ signal } = {}) {
+    const buffered = [];
+    let waiting = null;
+    let ended = this.#closed;
+    let failure = null;
+    const onChange = (changes) => {
+      if (waiting) {
+        const { resolve } = waiting;
+        waiting = null;
+        resolve({ value: changes, done: false });
+      } else {
+        buffered.push(changes);
+      }
+    };
+    const finish = (error) => {
+      if (ended) return;
+      ended = true;
+      failure = error ?? null;
+      detach();
+      if (waiting) {
+        const { resolve, reject } = waiting;
+        waiting = null;
+        if (failure) reject(failure);
+        else resolve({ value: undefined, done: true });
+        failure = null;
+      }
+    };
+    const onClose = (error) => finish(error);
+    const onAbort = () => finish(new AbortError('changes() was aborted', { cause: signal.reason, local: true }));
+    const detach = () => {
+      this.off('change', onChange);
+      this.off('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (!ended) {
+      this.on('change', onChange);
+      this.once('close', onClose);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    }
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      next() {
+        if (buffered.length > 0) return Promise.resolve({ value: buffered.shift(), done: false });
+        if (ended) {
+          const error = failure;
+          failure = null;
+          return error ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true });
+        }
+        return new Promise((resolve, reject) => { waiting = { resolve, reject }; });
+      },
+      return() {
+        buffered.length = 0;
+        finish();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
+  }
+
+  /**
+   * Resolves with `state` as soon as `predicate(state)` holds: now, or after a later change.
+   * Rejects with TimeoutError after `timeout` ms, AbortError on `signal`, SessionClosedError
+   * (or the connection's error) if the session ends first.
+   * @param {(state: Record<string, unknown>) => boolean} predicate
+   * @param {{ timeout?: number, signal?: AbortSignal }} [options]
+   */
+  waitUntil(predicate, { timeout, signal } = {}) {
+    return new Promise((resolve, reject) => {
+      const waiter = {};
+      let timer;
+      const done = (settle, value) => {
+        this.#waiters.delete(waiter);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        settle(value);
+      };
+      const onAbort = () => done(reject, new AbortError('waitUntil was aborted', { cause: signal.reason, local: true }));
+      waiter.check = () => {
+        try {
+          if (predicate(this.#state)) done(resolve, this.#state);
+        } catch (error) {
+          done(reject, error);
+        }
+      };
+      waiter.fail = (error) => done(reject, error);
+      this.#waiters.add(waiter);
+      waiter.check();
+      if (!this.#waiters.has(waiter)) return;
+      if (this.#closed) return waiter.fail(new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { local: true }));
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeout !== undefined) {
+        timer = setTimeout(() => done(reject, new TimeoutError(`waitUntil timed out after ${timeout} ms`, { timeout, local: true })), timeout);
+      }
+    });
+  }
+
+  /** @internal A didChange for this session, in arrival order. */
+  _applyDidChange({ revision, changes, cause }) {
+    // While a resync is in flight, everything that arrives is older than the state it will bring.
+    if (this.#closed || this.#resyncing || revision <= this.#revision) return;
+    if (revision !== this.#revision + 1) {
+      this.#resync();
+      return;
+    }
+    this.#revision = revision;
+    this.#state = { ...this.#state, ...changes };
+    if (cause !== undefined) {
+      const write = this.#writes.get(cause);
+      if (write && Object.hasOwn(changes, write.field)) write.echoed = true;
+    }
+    this.emit('change', changes, { revision, cause, source: 'didChange' });
+    this.#stateChanged();
+  }
+
+  /** @internal session/open with this session's key answered again (`reopened`). */
+  _reopen(opened) {
+    this.reopened = opened.reopened ?? true;
+    this.#replace(opened, 'reopen');
+  }
+
+  /** @internal The session is gone: ends iterators, fails waiters, forgets it in the client. */
+  _markClosed(error) {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#client._forget(this);
+    const failure = error ?? new SessionClosedError(`session ${this.id} (${this.type}) was closed`, { local: true });
+    for (const waiter of [...this.#waiters]) waiter.fail(failure);
+    this.emit('close', error);
+  }
+
+  #checkOpen() {
+    if (this.#closed) {
+      throw new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { data: { session: this.id }, local: true });
+    }
+  }
+
+  #checkMember(name, method = 'setField') {
+    if (this.members.includes(name)) return;
+    const known = this.#schema.fields.map((field) => field.name);
+    throw new UnknownFieldError(`Unknown field "${name}" in ${this.type}; known: ${known.join(', ')}`,
+      { data: { session: this.id, field: name, known }, method, local: true });
+  }
+
+  // A response naming a revision beyond ours means a didChange was lost: fetch the state.
+  #checkRevision(revision) {
+    if (Number.isInteger(revision) && revision > this.#revision) this.#resync();
+  }
+
+  #resync() {
+    if (this.#resyncing || this.#closed) return;
+    this.#resyncing = true;
+    this.#client.connection.request('session/state', { session: this.id }, {
+      onResponse: (result) => {
+        this.#resyncing = false;
+        this.#replace(result, 'resync');
+      },
+    }).catch((error) => {
+      this.#resyncing = false;
+      this.#client.emit('protocolError', error);
+    });
+  }
+
+  // Adopts a whole fetched state; emits what differs from before as one change set.
+  #replace({ revision, state }, source) {
+    const before = this.#state;
+    this.#state = { ...state };
+    this.#revision = revision;
+    const changes = {};
+    for (const [name, value] of Object.entries(state)) {
+      if (!Object.hasOwn(before, name) || JSON.stringify(before[name]) !== JSON.stringify(value)) changes[name] = value;
+    }
+    if (Object.keys(changes).length > 0) this.emit('change', changes, { revision, cause: undefined, source });
+    this.#stateChanged();
+  }
+
+  #stateChanged() {
+    for (const waiter of [...this.#waiters]) waiter.check();
+  }
+}
+
+/**
+ * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
+ */
