@@ -45,7 +45,9 @@ extension Server {
         switch outcome {
         case .returned(let result): .result(["result": result ?? .null])
         case .failed(let error): .error(.commandFailed(session, command: command, error))
-        case .cancelled: .error(.cancelled(session.isClosed ? "session \(session.id) was closed" : "by the client"))
+        case .cancelled:
+            .error(.cancelled(session.isClosed ? "session \(session.id) was closed"
+                              : exitWhenIdle ? "the client's input ended" : "by the client"))
         case .rejected(let error): .error(.session(session, error))
         }
     }

@@ -86,6 +86,8 @@ final class Server {
                 flushOutput()
                 if inFlightCount == 0 { terminate(code: 0) }
                 exitWhenIdle = true
+                // On the virtual clock nobody is left to move time: cancel rather than wait forever.
+                if dependencies.isDeterministic { inFlight.values.forEach { $0.cancel() } }
             }
         }
         if backlogStart == backlog.count {

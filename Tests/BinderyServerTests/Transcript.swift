@@ -59,13 +59,17 @@ struct Transcript {
     }
 
     /// Plays the client's side against a fresh daemon; returns a description of every difference.
+    /// Input is closed right after the last `in` line, as when it was recorded: the daemon answers
+    /// everything it has read either way, and what it does at end of input is part of the exchange.
     func replay() throws -> [String] {
         let daemon = try DaemonProcess(arguments: arguments)
         var problems: [String] = []
+        let lastSend = steps.lastIndex { if case .send = $0 { true } else { false } }
         for (index, step) in steps.enumerated() {
             switch step {
             case .send(let body):
                 daemon.send(body, framing: framing)
+                if index == lastSend { daemon.closeInput() }
             case .expect(let expected):
                 guard let actual = daemon.readBody() else {
                     problems.append("step \(index): expected \(text(expected)), got nothing")

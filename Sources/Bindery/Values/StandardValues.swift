@@ -48,7 +48,8 @@ extension Double: BinderyValue {
     public init(jsonValue: JSONValue) throws(ValueError) {
         switch jsonValue {
         case .int(let value): self = Double(value)
-        case .double(let value): self = value
+        case .double(let value) where value.isFinite: self = value
+        case .double: throw ValueError(expected: "number", found: "a number beyond the range of a double")
         default: throw ValueError(expected: .number, found: jsonValue)
         }
     }

@@ -271,9 +271,12 @@ public struct JSONParser {
             return .double(negative ? -magnitude : magnitude)
         }
         let literal = UnsafeBufferPointer(start: base + start, count: index - start)
-        guard let value = Double(String(decoding: literal, as: UTF8.self)), value.isFinite else {
+        guard let value = Double(String(decoding: literal, as: UTF8.self)) else {
             throw JSONParseError(message: "number out of range", offset: start)
         }
+        // Valid JSON beyond Double's range (1e999, a 400-digit integer) reads as ±infinity rather
+        // than failing the whole message: the request keeps its id and gets its own answer, and
+        // whoever decodes the number rejects it as out of range.
         return .double(value)
     }
 

@@ -75,10 +75,14 @@ async function replay(file) {
   child.stderr.on('data', (chunk) => { stderr += chunk; });
   child.stdin.on('error', () => {}); // the daemon may exit (after `exit`) before we close its input
   const next = bodyReader(child.stdout, transcript.framing);
+  // Input closes right after the last `in` line, as when the transcript was recorded: the daemon
+  // answers everything it has read either way, and what it does at end of input is recorded too.
+  const lastSend = transcript.steps.findLastIndex((step) => step.send);
   try {
     for (const [index, step] of transcript.steps.entries()) {
       if (step.send) {
         child.stdin.write(encodeFrame(step.send, transcript.framing));
+        if (index === lastSend) child.stdin.end();
         continue;
       }
       const actual = await next(`step ${index}`);
