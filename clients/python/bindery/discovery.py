@@ -35,9 +35,10 @@ def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, st
                 build_dirs: Optional[Sequence[str]] = None) -> str:
     """The path of binderyd: ``explicit``, else $BINDERYD, else PATH, else the repository's build.
 
-    An explicit path is used or refused, never silently replaced by another daemon. The others
-    are tried in turn; DaemonNotFound lists every place tried and why each failed. ``env``,
-    ``search_path`` and ``build_dirs`` replace the real environment, for tests.
+    An explicit path, or a $BINDERYD that is set, is used or refused — never silently replaced by
+    some other (perhaps stale) daemon. PATH and the build folders are tried in turn. DaemonNotFound
+    lists every place tried and why each failed. ``env``, ``search_path`` and ``build_dirs``
+    replace the real environment, for tests.
     """
     if explicit is not None:
         # A bare name ("binderyd") is looked up on PATH, as subprocess would.
@@ -48,15 +49,14 @@ def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, st
         raise DaemonNotFound(["daemon argument %r: %s" % (explicit, problem)])
 
     environment = os.environ if env is None else env
-    tried: List[str] = []
     from_env = environment.get(ENV_VAR)
     if from_env:
         problem = _usable(from_env)
         if problem is None:
             return os.path.abspath(from_env)
-        tried.append("$%s=%r: %s" % (ENV_VAR, from_env, problem))
-    else:
-        tried.append("$%s: not set" % ENV_VAR)
+        raise DaemonNotFound(["$%s=%r: %s (unset it to search PATH and the repository's build)"
+                              % (ENV_VAR, from_env, problem)])
+    tried: List[str] = ["$%s: not set" % ENV_VAR]
 
     path_value = environment.get("PATH", os.defpath) if search_path is None else search_path
     on_path = shutil.which(EXECUTABLE, path=path_value)

@@ -147,7 +147,7 @@ class RequestCancelled(BinderyError):
 
 
 ERROR_CLASSES: Dict[int, Type[BinderyError]] = {
-    cls.code_value: cls  # type: ignore[misc]
+    cls.code_value: cls
     for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError,
                 UnknownType, UnknownSession, UnknownField, ReadOnlyField, WrongValueType,
                 UnknownCommand, CommandDisabled, CommandFailed, OpenFailed, NeedsDeterministicMode,

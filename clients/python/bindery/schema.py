@@ -82,22 +82,26 @@ class Schema:
             names += [command.name + ".enabled", command.name + ".running"]
         return names
 
-    def field(self, name: str) -> Optional[FieldSchema]:
+    def field_named(self, name: str) -> Optional[FieldSchema]:
         return next((f for f in self.fields if f.name == name), None)
 
-    def command(self, name: str) -> Optional[CommandSchema]:
+    def command_named(self, name: str) -> Optional[CommandSchema]:
         return next((c for c in self.commands if c.name == name), None)
 
     # Fail-fast checks: the same code and data the daemon would answer with, without a round trip.
 
     def check_field(self, name: str, session: Optional[int]) -> None:
-        """Raises UnknownField (locally) when ``name`` is not a field or output of this type."""
-        if self.field(name) is None:
-            known = [f.name for f in self.fields]
+        """Raises UnknownField (locally) when ``name`` is no member of this type.
+
+        Read-only members (outputs, ``c.enabled``) are left to the daemon, which answers
+        ReadOnlyField with its own data.
+        """
+        members = self.members
+        if name not in members:
             raise UnknownField.make(
                 "Unknown field %r in %s; writable fields: %s; read-only: %s"
-                % (name, self.type, _list(self.writable), _list(self.outputs)),
-                {"session": session, "field": name, "known": known}, local=True)
+                % (name, self.type, _list(self.writable), _list([m for m in members if m not in self.writable])),
+                {"session": session, "field": name, "known": members}, local=True)
 
     def check_members(self, names: Sequence[str], session: Optional[int]) -> None:
         """Raises UnknownField (locally) for the first name that is not a state member."""
@@ -109,7 +113,7 @@ class Schema:
 
     def check_command(self, name: str, session: Optional[int]) -> None:
         """Raises UnknownCommand (locally) when ``name`` is not a command of this type."""
-        if self.command(name) is None:
+        if self.command_named(name) is None:
             known = self.command_names
             listing = "known: " + ", ".join(known) if known else "%s has no commands" % self.type
             raise UnknownCommand.make("Unknown command %r in %s; %s" % (name, self.type, listing),
