@@ -21,9 +21,8 @@ public final class Session {
     /// The request that caused the first pending change, if any.
     public private(set) var pendingCause: RequestID?
 
-    private var observed: [Bool]
-    private var lastSent: [JSONValue?]
-    private var dirty: [Bool]
+    /// Per member, in one allocation: a session's footprint matters when a client opens thousands.
+    private var members: [MemberState]
     private var dirtyMembers: [Int] = []
     private var runningCounts: [Int]
     private var runningTasks: [Int: Task<Void, Never>] = [:]
@@ -41,22 +40,20 @@ public final class Session {
         self.model = model
         self.table = table
         let count = type.members.count
-        observed = Array(repeating: names == nil, count: count)
-        lastSent = Array(repeating: nil, count: count)
-        dirty = Array(repeating: false, count: count)
+        members = Array(repeating: MemberState(isObserved: names == nil), count: count)
         runningCounts = Array(repeating: 0, count: type.commands.count)
         for name in names ?? [] {
-            if let index = type.memberIndex(named: name) { observed[index] = true }
+            if let index = type.memberIndex(named: name) { members[index].isObserved = true }
         }
-        for index in 0..<count where observed[index] {
-            lastSent[index] = arm(index)
+        for index in 0..<count where members[index].isObserved {
+            members[index].lastSent = arm(index)
         }
     }
 
     /// The current value of every observed member, in declaration order.
     public func state() -> JSONObject {
-        var state = JSONObject(minimumCapacity: observed.count)
-        for index in observed.indices where observed[index] {
+        var state = JSONObject(minimumCapacity: members.count)
+        for index in members.indices where members[index].isObserved {
             state.append(type.memberNames[index], read(index))
         }
         return state
@@ -66,11 +63,11 @@ public final class Session {
     /// Unknown names must have been rejected by the caller.
     public func observe(_ names: [String]) -> JSONObject {
         let wanted = Set(names.compactMap(type.memberIndex(named:)))
-        for index in observed.indices {
+        for index in members.indices {
             let isWanted = wanted.contains(index)
-            if isWanted, !observed[index] { lastSent[index] = arm(index) }
-            if !isWanted { lastSent[index] = nil }
-            observed[index] = isWanted
+            if isWanted, !members[index].isObserved { members[index].lastSent = arm(index) }
+            if !isWanted { members[index].lastSent = nil }
+            members[index].isObserved = isWanted
         }
         return state()
     }
@@ -90,23 +87,32 @@ public final class Session {
         } catch {
             throw .wrongValueType(field: name, error)
         }
-        if observed[index] { lastSent[index] = value }
+        if members[index].isObserved { members[index].lastSent = value }
     }
 
     /// Re-reads the dirty members; returns those whose value differs from what was last sent, and
     /// counts a new revision if there are any.
     public func collectChanges() -> JSONObject? {
         guard !dirtyMembers.isEmpty else { return nil }
-        let members = dirtyMembers.sorted()
-        dirtyMembers.removeAll(keepingCapacity: true)
+        // Swapped out, so that a member marked while these are re-read waits for the next
+        // collection; the buffer is handed back afterwards to save an allocation per turn.
+        var pending: [Int] = []
+        swap(&pending, &dirtyMembers)
+        pending.sort()
+        defer {
+            if dirtyMembers.isEmpty {
+                pending.removeAll(keepingCapacity: true)
+                dirtyMembers = pending
+            }
+        }
         pendingCause = nil
         var changes = JSONObject()
-        for index in members {
-            dirty[index] = false
-            guard observed[index], !isClosed else { continue }
+        for index in pending {
+            members[index].isDirty = false
+            guard members[index].isObserved, !isClosed else { continue }
             let value = arm(index)
-            if !(lastSent[index].map { value.isSameValue(as: $0) } ?? false) {
-                lastSent[index] = value
+            if !(members[index].lastSent.map { value.isSameValue(as: $0) } ?? false) {
+                members[index].lastSent = value
                 changes.append(type.memberNames[index], value)
             }
         }
@@ -153,8 +159,8 @@ public final class Session {
     }
 
     func markDirty(_ index: Int) {
-        guard !dirty[index], !isClosed else { return }
-        dirty[index] = true
+        guard !members[index].isDirty, !isClosed else { return }
+        members[index].isDirty = true
         if dirtyMembers.isEmpty {
             pendingCause = ChangeCause.current
             table?.sessionBecameDirty(self)
@@ -185,4 +191,14 @@ public final class Session {
         runningTasks[number] = nil
         markDirty(type.runningMemberIndex(ofCommand: command))
     }
+}
+
+/// What a session knows of one member of its state.
+private struct MemberState {
+    var isObserved: Bool
+    var isDirty = false
+    /// The value the client was last told, or wrote itself; nil while not observed.
+    var lastSent: JSONValue?
+
+    init(isObserved: Bool) { self.isObserved = isObserved }
 }

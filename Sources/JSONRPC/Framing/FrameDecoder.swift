@@ -138,18 +138,19 @@ public struct FrameDecoder: Sendable {
         return nil
     }
 
-    /// The body length announced by a header block; other headers are ignored.
+    /// The body length announced by a header block; other headers are ignored. Byte-level: this
+    /// runs once per message, and building Strings here cost more than parsing the JSON body.
     private func parseHeader(_ bytes: ArraySlice<UInt8>) -> Result<Int, HeaderError> {
         var length: Int?
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 return .failure(HeaderError("a header line without a colon: \(printable(line))"))
             }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            guard name.trimmingWhitespace() == "content-length" else { continue }
-            let valueText = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingWhitespace()
-            guard let value = Int(valueText), value >= 0 else {
-                return .failure(HeaderError("Content-Length is not a non-negative integer: \"\(valueText)\""))
+            guard isContentLength(trimmed(line[..<colon])) else { continue }
+            let valueBytes = trimmed(line[(colon + 1)...])
+            guard let value = parseLength(valueBytes) else {
+                let text = String(decoding: valueBytes.prefix(40), as: UTF8.self)
+                return .failure(HeaderError("Content-Length is not a non-negative integer: \"\(text)\""))
             }
             if let length, length != value {
                 return .failure(HeaderError("two different Content-Length headers: \(length) and \(value)"))
@@ -183,11 +184,31 @@ private func printable(_ bytes: ArraySlice<UInt8>) -> String {
     return "\"" + text.filter { !$0.isNewline } + (bytes.count > 40 ? "…" : "") + "\""
 }
 
-extension String {
-    fileprivate func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
+private let contentLengthName = Array("content-length".utf8)
+
+/// Whether a header name is Content-Length, in any case.
+private func isContentLength(_ name: ArraySlice<UInt8>) -> Bool {
+    guard name.count == contentLengthName.count else { return false }
+    return zip(name, contentLengthName).allSatisfy { byte, expected in
+        byte == expected || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte + 32 == expected)
     }
+}
+
+/// Digits only, at most 18 of them (no overflow); nil for anything else.
+private func parseLength(_ digits: ArraySlice<UInt8>) -> Int? {
+    guard !digits.isEmpty, digits.count <= 18 else { return nil }
+    var value = 0
+    for byte in digits {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int(byte - UInt8(ascii: "0"))
+    }
+    return value
+}
+
+/// The bytes without leading and trailing spaces, tabs and carriage returns.
+private func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var slice = bytes
+    while let first = slice.first, first == 0x20 || first == 0x09 || first == 0x0D { slice.removeFirst() }
+    while let last = slice.last, last == 0x20 || last == 0x09 || last == 0x0D { slice.removeLast() }
+    return slice
 }
