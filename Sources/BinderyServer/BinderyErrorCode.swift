@@ -13,6 +13,7 @@ extension ErrorCode {
     public static let commandFailed = ErrorCode(-32017)
     public static let openFailed = ErrorCode(-32018)
     public static let needsDeterministicMode = ErrorCode(-32019)
+    public static let limitReached = ErrorCode(-32020)
 }
 
 extension RPCError {
@@ -78,6 +79,11 @@ extension RPCError {
     static func needsDeterministicMode(_ method: String) -> RPCError {
         RPCError(.needsDeterministicMode, "\(method) needs a daemon started with --deterministic",
                  data: ["method": .string(method)])
+    }
+
+    static func limitReached(_ what: String, flag: String, value: Int) -> RPCError {
+        RPCError(.limitReached, "Limit reached: \(what) (\(flag) \(value))",
+                 data: ["limit": .string(flag), "value": .int(value)])
     }
 
     static func cancelled(_ why: String) -> RPCError {

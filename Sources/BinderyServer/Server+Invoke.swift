@@ -7,6 +7,10 @@ extension Server {
         let session = try session(params)
         let command = try params.string("command")
         let arguments = params.object["args"]
+        let limit = options.limits.inFlight
+        guard inFlightCount < limit else {
+            throw .limitReached("\(limit) commands are running", flag: "--max-in-flight", value: limit)
+        }
         let call = PendingCall()
         let task: Task<Void, Never>?
         do {
@@ -38,7 +42,7 @@ extension Server {
         case .later: break
         }
         flushOutput()
-        if exitWhenIdle, inFlightCount == 0 { terminate(code: 0) }
+        if exitReason != nil, inFlightCount == 0 { terminate(code: 0) }
     }
 
     private func reply(_ session: Session, _ command: String, _ outcome: Session.InvokeOutcome) -> Reply {
@@ -47,7 +51,7 @@ extension Server {
         case .failed(let error): .error(.commandFailed(session, command: command, error))
         case .cancelled:
             .error(.cancelled(session.isClosed ? "session \(session.id) was closed"
-                              : exitWhenIdle ? "the client's input ended" : "by the client"))
+                              : exitReason ?? "by the client"))
         case .rejected(let error): .error(.session(session, error))
         }
     }

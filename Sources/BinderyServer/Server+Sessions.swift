@@ -17,6 +17,10 @@ extension Server {
         }
         let session: Session
         let sessionsBefore = table.count
+        let limit = options.limits.sessions
+        if sessionsBefore >= limit, key.map({ table.session(forKey: $0) == nil }) ?? true {
+            throw .limitReached("\(limit) sessions are open", flag: "--max-sessions", value: limit)
+        }
         do {
             session = try table.open(type, arguments: arguments, observing: observe, key: key)
         } catch let error as SessionTable.KeyInUse {

@@ -24,8 +24,10 @@ final class Server {
     /// Async invokes still running, by request id, for `$/cancelRequest`.
     var inFlight: [RequestID: Task<Void, Never>] = [:]
     var inFlightCount = 0
-    /// Set when stdin ends while commands still run: exit once they have answered.
-    var exitWhenIdle = false
+    /// Set when stdin ends, or a SIGTERM arrives, while commands still run: exit once they have
+    /// answered. Says why, for the answer of a command cancelled on the way out.
+    var exitReason: String?
+    private var signalSources: [any DispatchSourceSignal] = []
     /// Messages read but not yet handled, oldest first, from `backlogStart` on.
     private var backlog: [Inbound] = []
     private var backlogStart = 0
@@ -38,7 +40,8 @@ final class Server {
         self.serverInfo = serverInfo
         self.dependencies = options.isDeterministic ? .deterministic(seed: options.seed) : .live()
         self.table = SessionTable(registry: registry, dependencies: dependencies)
-        self.reader = MessageReader(fileDescriptor: input)
+        self.reader = MessageReader(fileDescriptor: input, maximumMessageSize: options.limits.messageSize,
+                                    maximumDepth: options.limits.depth, queueLimit: options.limits.readAhead)
         self.writer = MessageWriter(fileDescriptor: output)
         self.recorder = options.recordPath.map { Recorder(path: $0, arguments: options.replayArguments) }
     }
@@ -52,6 +55,42 @@ final class Server {
         // synchronously only when it can see that it is already on the main actor.
         reader.start {
             Task { @MainActor in self.drain() }
+        }
+        handleTerminationSignals()
+    }
+
+    /// Ends the process once the commands still running have answered.
+    private func exitWhenIdle(because reason: String) {
+        flushOutput()
+        if inFlightCount == 0 { terminate(code: 0) }
+        exitReason = reason
+        // On the virtual clock nobody is left to move time: cancel rather than wait forever.
+        if dependencies.isDeterministic { inFlight.values.forEach { $0.cancel() } }
+    }
+
+    /// SIGTERM and SIGINT: stop taking requests, let running commands answer for up to two
+    /// seconds, then cancel what is left and exit with code 0.
+    private func handleTerminationSignals() {
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [unowned self] in
+                MainActor.assumeIsolated {
+                    let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+                    StandardStreams.log("\(serverInfo.name): info: \(name): exiting once running commands answer")
+                    pauseInput()
+                    exitWhenIdle(because: "the daemon received \(name)")
+                    Task { @MainActor in
+                        try? await Task.sleep(for: .seconds(2))
+                        inFlight.values.forEach { $0.cancel() }
+                        await settleMainActor(until: { self.inFlightCount == 0 }, maximumRounds: 1000)
+                        flushOutput()
+                        terminate(code: 0)
+                    }
+                }
+            }
+            source.resume()
+            signalSources.append(source)
         }
     }
 
@@ -83,11 +122,7 @@ final class Server {
                 recorder?.recordInRaw(body, framing: reader.framing)
                 send(OutgoingMessage.response(id: nil, error: error))
             case .end:
-                flushOutput()
-                if inFlightCount == 0 { terminate(code: 0) }
-                exitWhenIdle = true
-                // On the virtual clock nobody is left to move time: cancel rather than wait forever.
-                if dependencies.isDeterministic { inFlight.values.forEach { $0.cancel() } }
+                exitWhenIdle(because: "the client's input ended")
             }
         }
         if backlogStart == backlog.count {

@@ -6,6 +6,25 @@ public struct ServerOptions: Sendable, Equatable {
     public var isDeterministic = false
     /// `--seed N`: the seed of the random source under `--deterministic` (default 1).
     public var seed: UInt64 = 1
+    /// The limits that keep a buggy or hostile client from eating the machine (see RELIABILITY.md).
+    public var limits = Limits()
+
+    public struct Limits: Sendable, Equatable {
+        /// `--max-message-size BYTES`: the largest message body read (default 16 MiB: far above any
+        /// form's state, while a message and its parsed tree stay well under 100 MB).
+        public var messageSize = 16 << 20
+        /// `--max-depth N`: the deepest nesting of arrays and objects read (default 512: protocol
+        /// messages need under 10; 512 recursive parser frames fit easily in a thread's stack).
+        public var depth = 512
+        /// `--max-sessions N`: sessions open at once (default 100,000: about 300 MB of email sessions).
+        public var sessions = 100_000
+        /// `--max-in-flight N`: async commands running at once (default 10,000).
+        public var inFlight = 10_000
+        /// Messages read ahead of the main actor before reading pauses (backpressure; not a flag).
+        public var readAhead = 4096
+
+        public init() {}
+    }
 
     public init(recordPath: String? = nil, isDeterministic: Bool = false, seed: UInt64 = 1) {
         self.recordPath = recordPath
@@ -37,6 +56,16 @@ public struct ServerOptions: Sendable, Equatable {
                 options.recordPath = path
             case "--deterministic":
                 options.isDeterministic = true
+            case "--max-message-size", "--max-depth", "--max-sessions", "--max-in-flight":
+                guard let text = rest.popFirst(), let value = Int(text), value > 0 else {
+                    throw UsageError("\(argument) needs a positive integer")
+                }
+                switch argument {
+                case "--max-message-size": options.limits.messageSize = value
+                case "--max-depth": options.limits.depth = value
+                case "--max-sessions": options.limits.sessions = value
+                default: options.limits.inFlight = value
+                }
             case "--seed":
                 guard let text = rest.popFirst(), let seed = UInt64(text) else {
                     throw UsageError("--seed needs a non-negative integer")
@@ -55,7 +84,7 @@ public struct ServerOptions: Sendable, Equatable {
 
     public static func usage(name: String) -> String {
         """
-        usage: \(name) [--record FILE] [--deterministic [--seed N]]
+        usage: \(name) [--record FILE] [--deterministic [--seed N]] [--max-... N]
 
         Serves one client over JSON-RPC 2.0 on stdin/stdout: LSP framing (Content-Length headers)
         or newline-delimited JSON, detected from the first byte. Logs go to stderr.
@@ -65,6 +94,13 @@ public struct ServerOptions: Sendable, Equatable {
           --deterministic use a virtual clock that moves only on clock/advance, seeded
                           randomness and sequential ids, so that runs repeat exactly
           --seed N        the random seed under --deterministic (default 1)
+          --max-message-size BYTES   largest message read (default 16777216)
+          --max-depth N              deepest nesting of arrays and objects (default 512)
+          --max-sessions N           sessions open at once (default 100000)
+          --max-in-flight N          async commands running at once (default 10000)
+
+        SIGTERM and SIGINT end the daemon with code 0 once running commands have answered, or
+        after a grace period of 2 seconds.
           --version       print the version and exit
           -h, --help      print this help and exit
         """

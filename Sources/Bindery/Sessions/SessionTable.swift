@@ -30,6 +30,9 @@ public final class SessionTable {
 
     public func session(_ id: Int) -> Session? { sessions[id] }
 
+    /// The open session holding `key`, if any.
+    public func session(forKey key: String) -> Session? { sessionsByKey[key] }
+
     /// Makes a new instance of `type` and starts tracking it. Errors thrown by the type's factory pass through.
     ///
     /// With a `key`, a session already open under that key is returned as it is instead, like

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import Synchronization
 
 /// Reads framed JSON messages from a file descriptor on a thread of its own.
@@ -11,21 +12,32 @@ import Synchronization
 /// queue, in arrival order, until the consumer takes them with ``takeAll()``; `onReadable` is called
 /// once each time the queue goes from empty to non-empty, so the consumer can schedule one drain
 /// for any number of messages.
+///
+/// Backpressure: when `queueLimit` messages wait untaken, the thread stops reading until the
+/// consumer takes them. A consumer that stalls (because the client stopped reading its answers, so
+/// writing blocks) therefore stalls the reading too, and the client's own writes block in the pipe:
+/// memory stays bounded by the queue limit and the message size limit.
 public final class MessageReader: Sendable {
     public let fileDescriptor: Int32
     private let maximumDepth: Int
     private let maximumMessageSize: Int
+    private let queueLimit: Int
     private let state = Mutex(State())
     private let detected = Mutex<Framing?>(nil)
+    /// Signalled by ``takeAll()`` when the reading thread waits for room in the queue.
+    private let room = DispatchSemaphore(value: 0)
 
     private struct State {
         var queue: [Inbound] = []
+        var isWaitingForRoom = false
     }
 
-    public init(fileDescriptor: Int32, maximumMessageSize: Int = 64 << 20, maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+    public init(fileDescriptor: Int32, maximumMessageSize: Int = 16 << 20,
+                maximumDepth: Int = JSONParser.defaultMaximumDepth, queueLimit: Int = 4096) {
         self.fileDescriptor = fileDescriptor
         self.maximumMessageSize = maximumMessageSize
         self.maximumDepth = maximumDepth
+        self.queueLimit = queueLimit
     }
 
     /// The framing the client uses, once its first byte has arrived.
@@ -38,11 +50,14 @@ public final class MessageReader: Sendable {
 
     /// Everything read so far and not yet taken, oldest first.
     public func takeAll() -> [Inbound] {
-        state.withLock { state in
+        let (items, wasWaiting) = state.withLock { state in
             let items = state.queue
             state.queue = []
-            return items
+            defer { state.isWaitingForRoom = false }
+            return (items, state.isWaitingForRoom)
         }
+        if wasWaiting { room.signal() }
+        return items
     }
 
     private func readLoop(onReadable: @Sendable () -> Void) {
@@ -80,11 +95,13 @@ public final class MessageReader: Sendable {
     }
 
     private func deliver(_ items: [Inbound], onReadable: @Sendable () -> Void) {
-        let wasEmpty = state.withLock { state in
+        let (wasEmpty, mustWait) = state.withLock { state in
             let wasEmpty = state.queue.isEmpty
             state.queue.append(contentsOf: items)
-            return wasEmpty
+            state.isWaitingForRoom = state.queue.count >= queueLimit
+            return (wasEmpty, state.isWaitingForRoom)
         }
         if wasEmpty { onReadable() }
+        if mustWait { room.wait() }
     }
 }
