@@ -35,6 +35,9 @@ final class DaemonProcess {
         if process.isRunning { process.terminate() }
     }
 
+    /// The daemon's stdin, for a test that writes from a thread of its own.
+    var input: FileHandle { stdinPipe.fileHandleForWriting }
+
     func write(_ bytes: [UInt8]) {
         stdinPipe.fileHandleForWriting.write(Data(bytes))
     }
