@@ -33,7 +33,7 @@ public enum BinderyDaemon {
                 options = parsed
             }
         } catch {
-            StandardStreams.log("\(name): \(error)\n\n" + ServerOptions.usage(name: name))
+            StandardStreams.log("\(name): \(error)\nTry '\(name) --help' for the options.")
             exit(2)
         }
         let output = StandardStreams.takeStdoutForProtocol()

@@ -96,6 +96,10 @@ public struct FrameDecoder: Sendable {
     private mutating func nextContentLengthFrame() -> FrameEvent? {
         // Skip blank lines between frames: some clients end a body with a newline.
         while start < buffer.count, isWhitespace(buffer[start]) { start += 1 }
+        // Each line must look like a header before the block is waited for: a JSON text (a client
+        // switching framing mid-stream) or garbage between frames is reported and skipped a line
+        // at a time, instead of being taken for part of the next header block.
+        if let problem = nextLineIsNotAHeader() { return .error(problem) }
         guard let headerEnd = findHeaderEnd() else {
             if buffer.count - start > 8192 {
                 start = buffer.count
@@ -119,6 +123,22 @@ public struct FrameDecoder: Sendable {
             start = bodyStart + length
             return .frame(Array(buffer[bodyStart..<start]))
         }
+    }
+
+    /// Checks the first unread line, once it is complete, for the shape `Name: value` with a
+    /// token name; if it is not a header, skips it and describes it.
+    private mutating func nextLineIsNotAHeader() -> String? {
+        guard start < buffer.count, let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = buffer[start..<newline]
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+           line[..<colon].allSatisfy(isTokenCharacter) {
+            return nil
+        }
+        start = newline + 1
+        if line.first == UInt8(ascii: "{") || line.first == UInt8(ascii: "[") {
+            return "expected a Content-Length header, found a JSON text: the framing cannot change mid-stream"
+        }
+        return "expected a header line, found \(printable(line))"
     }
 
     /// Where the header block ends: at `\r\n\r\n`, or leniently at `\n\n`.
@@ -173,6 +193,12 @@ public enum FrameEvent: Sendable, Equatable {
 private struct HeaderError: Error {
     let message: String
     init(_ message: String) { self.message = message }
+}
+
+/// Letters, digits and the punctuation RFC 7230 allows in a header name.
+private func isTokenCharacter(_ byte: UInt8) -> Bool {
+    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+        || "!#$%&'*+-.^_`|~".utf8.contains(byte)
 }
 
 private func isWhitespace(_ byte: UInt8) -> Bool {
