@@ -117,4 +117,24 @@ import JSONRPC
         Framing.newlineDelimited.frame(Array("{}".utf8), into: &buffer)
         #expect(String(decoding: buffer, as: UTF8.self) == "{}\n")
     }
+
+    @Test func aLineThatIsNotAHeaderIsReportedAndSkipped() {
+        var decoder = FrameDecoder()
+        decoder.append(lsp("{}") + Array("garbage here\n{\"id\":1}\n".utf8) + lsp("[]"))
+        let events = drain(&decoder)
+        #expect(events.count == 4)
+        #expect(events.first == .frame(Array("{}".utf8)))
+        #expect(events.dropFirst().first == .error("expected a header line, found \"garbage here\""))
+        #expect(events.dropFirst(2).first == .error("expected a Content-Length header, found a JSON text: the framing cannot change mid-stream"))
+        #expect(events.last == .frame(Array("[]".utf8)))
+    }
+
+    @Test func aHeaderBlockWithoutEndIsDroppedPastEightKilobytes() {
+        var decoder = FrameDecoder()
+        decoder.append(Array("Content-Length: 2\r\n".utf8) + Array(repeating: UInt8(ascii: "X"), count: 9000))
+        guard case .error(let message)? = decoder.next() else { Issue.record("expected an error"); return }
+        #expect(message == "a header block longer than 8192 bytes without a blank line")
+        decoder.append(lsp("{}"))
+        #expect(drain(&decoder) == frames("{}"))
+    }
 }
