@@ -110,14 +110,12 @@ func knownSplitDependence(_ input: [UInt8], maximumMessageSize: Int) -> Bool {
     if strictMode { return false }
     let first = input.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
     if let first, Framing.detect(firstByte: first) == .newlineDelimited {
-        // Finding 1: once more than maximumMessageSize bytes of one line are buffered, FrameDecoder
-        // reports "a line longer than ..." and drops them, but not the rest of that line, which then
-        // comes out as frames of its own; the whole line at once gives one "exceeds" error instead.
+        // Finding 1 (fixed: the rest of the line is now discarded): the error's wording still
+        // differs between a line seen whole ("exceeds") and one seen in pieces ("longer than").
         return input.split(separator: 0x0A, omittingEmptySubsequences: false).contains { $0.count > maximumMessageSize }
     }
-    // Finding 2: the 8192-byte limit on a header block is enforced only while its blank line has not
-    // arrived: whole, a longer header block is accepted; split before its end, it is an error and the
-    // frame is lost. Known when some stretch without "\n\n" or "\n\r\n" exceeds 8192 bytes.
+    // Finding 2 (fixed: the limit now holds whatever the reads): the frames agree, but a block cut
+    // before its end still yields one more "expected a header line" error for its remainder. Known when some stretch without "\n\n" or "\n\r\n" exceeds 8192 bytes.
     var last = 0
     for index in input.indices where input[index] == 0x0A && index + 1 < input.count {
         if input[index + 1] == 0x0A || (index + 2 < input.count && input[index + 1] == 0x0D && input[index + 2] == 0x0A) {

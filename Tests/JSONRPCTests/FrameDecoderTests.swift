@@ -137,4 +137,39 @@ import JSONRPC
         decoder.append(lsp("{}"))
         #expect(drain(&decoder) == frames("{}"))
     }
+
+    /// Fuzz finding 1: the tail of an over-long line came out as a message of its own.
+    @Test func theTailOfAnOverlongLineIsDiscarded() {
+        var decoder = FrameDecoder(maximumMessageSize: 8)
+        decoder.append(Array(#"{"a":"0123"#.utf8))
+        guard case .error? = decoder.next() else { Issue.record("expected an error"); return }
+        decoder.append(Array("456789\"}\n[1]\n".utf8))
+        #expect(drain(&decoder) == frames("[1]"))
+        #expect(decoder.finish() == nil)
+    }
+
+    /// Fuzz finding 2: a header block over 8 KiB was accepted when it arrived in one read.
+    @Test func theHeaderLimitHoldsWhateverTheReads() {
+        var decoder = FrameDecoder()
+        decoder.append(Array("Content-Length: 2\r\nX-Pad: \(String(repeating: "a", count: 9000))\r\n\r\n{}".utf8))
+        #expect(decoder.next() == .error("a header block longer than 8192 bytes without a blank line"))
+    }
+
+    /// Fuzz finding 3: a long line arriving in many small reads is scanned once, not once per read.
+    @Test func aLongLineInSmallReadsIsStillOneFrame() {
+        var decoder = FrameDecoder()
+        let body = "[" + String(repeating: "1,", count: 200_000) + "1]"
+        var events: [FrameEvent] = []
+        for chunk in Array((body + "\n").utf8).chunks(of: 512) {
+            decoder.append(Array(chunk))
+            events += drain(&decoder)
+        }
+        #expect(events == frames(body))
+    }
+}
+
+extension Array {
+    fileprivate func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
 }

@@ -39,8 +39,9 @@ import JSONRPC
             let value = rng.value(depth: 6)
             guard !roundTrips(value) else { continue }
             let culprit = smallestFailingPart(of: value)
-            let parsed = (try? JSONParser.parse(JSONWriter.bytes(culprit))).map(JSONWriter.string) ?? "a parse error"
-            Issue.record("seed \(seed): \(JSONWriter.string(culprit)) round-trips as \(parsed)")
+            let written = JSONWriter.bytes(culprit)
+            let parsed = (try? JSONParser.parse(written)).map { escape(JSONWriter.bytes($0)[...]) } ?? "a parse error"
+            Issue.record("seed \(seed): \(escape(written[...])) round-trips as \(parsed)")
             break
         }
     }
@@ -126,14 +127,15 @@ import JSONRPC
     func smallestFailingPart(of value: JSONValue) -> JSONValue {
         let parts: [JSONValue] = switch value {
         case .array(let elements): elements
-        case .object(let object): object.members.map(\.value)
+        case .object(let object) where object.count == 1: [object.members[0].value]
+        case .object(let object): object.members.map { .object(JSONObject([$0])) }  // one member each
         default: []
         }
         return parts.first { !roundTrips($0) }.map(smallestFailingPart) ?? value
     }
 
     func escape(_ bytes: ArraySlice<UInt8>) -> String {
-        bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }.joined()
+        bytes.map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String(0x100 + Int($0), radix: 16).dropFirst() }.joined()
     }
 }
 

@@ -15,6 +15,13 @@ public struct FrameDecoder: Sendable {
     private var start = 0
     /// Bytes of an oversized body still to be thrown away.
     private var skipping = 0
+    /// True while the rest of an over-long NDJSON line is being thrown away, up to its newline.
+    private var discardingLine = false
+    /// Where the search for the next newline resumes: bytes before it were already searched, so a
+    /// long line arriving in many reads is scanned once, not once per read.
+    private var scannedUpTo = 0
+
+    static let maximumHeaderSize = 8192
 
     public init(maximumMessageSize: Int = 64 << 20) {
         self.maximumMessageSize = maximumMessageSize
@@ -26,6 +33,7 @@ public struct FrameDecoder: Sendable {
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0, start >= buffer.count / 2 {
             buffer.removeSubrange(0..<start)
+            scannedUpTo = max(0, scannedUpTo - start)
             start = 0
         }
         buffer.append(contentsOf: bytes)
@@ -61,6 +69,7 @@ public struct FrameDecoder: Sendable {
         defer { start = buffer.count }
         guard rest < buffer.count else { return nil }
         if framing == .newlineDelimited {
+            if discardingLine { return nil }
             // A last line without its newline is still a whole JSON text; accept it.
             return .frame(Array(buffer[rest...]))
         }
@@ -72,14 +81,23 @@ public struct FrameDecoder: Sendable {
 
     private mutating func nextLine() -> FrameEvent? {
         while true {
-            guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else {
-                if buffer.count - start > maximumMessageSize {
+            guard let newline = buffer[max(start, scannedUpTo)...].firstIndex(of: UInt8(ascii: "\n")) else {
+                scannedUpTo = buffer.count
+                if discardingLine {
+                    start = buffer.count
+                } else if buffer.count - start > maximumMessageSize {
                     let size = buffer.count - start
                     start = buffer.count
-                    skipping = 0
+                    discardingLine = true
                     return .error("a line longer than the maximum message size (\(maximumMessageSize) bytes), \(size) bytes so far")
                 }
                 return nil
+            }
+            if discardingLine {
+                // The tail of the line already reported: not a message of its own.
+                discardingLine = false
+                start = newline + 1
+                continue
             }
             var end = newline
             if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
@@ -101,11 +119,16 @@ public struct FrameDecoder: Sendable {
         // at a time, instead of being taken for part of the next header block.
         if let problem = nextLineIsNotAHeader() { return .error(problem) }
         guard let headerEnd = findHeaderEnd() else {
-            if buffer.count - start > 8192 {
+            if buffer.count - start > Self.maximumHeaderSize {
                 start = buffer.count
                 return .error("a header block longer than 8192 bytes without a blank line")
             }
             return nil
+        }
+        // The same limit whether the block arrived in one read or in several.
+        if headerEnd.headerStop - start > Self.maximumHeaderSize {
+            start = headerEnd.bodyStart
+            return .error("a header block longer than 8192 bytes without a blank line")
         }
         let header = parseHeader(buffer[start..<headerEnd.headerStop])
         let bodyStart = headerEnd.bodyStart
