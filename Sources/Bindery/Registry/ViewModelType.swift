@@ -43,13 +43,8 @@ public final class ViewModelType {
     /// The `<command>.running` member: it follows the properties and the command's `enabled` member.
     func runningMemberIndex(ofCommand command: Int) -> Int { properties.count + 2 * command + 1 }
     func commandIndex(named name: String) -> Int? { commandIndex[name] }
-    func propertyIndex(named name: String) -> Int? {
-        guard let index = memberIndex[name], case .property(let property) = members[index] else { return nil }
-        return property
-    }
 
-    /// Names of the writable fields, for "did you mean" lists in errors.
-    public var fieldNames: [String] { properties.map(\.name) }
+    /// The command names, for the list an unknown-command error gives.
     public var commandNames: [String] { commands.map(\.name) }
 
     /// The type as `initialize` and `viewModels/describe` present it.

@@ -25,11 +25,11 @@ public final class Session {
     private var members: [MemberState]
     private var dirtyMembers: [Int] = []
     private var runningCounts: [Int]
-    private var runningTasks: [Int: Task<Void, Never>] = [:]
+    /// Runs of async commands under way, by number; the task is nil until ``track(task:number:)``.
+    private var runningTasks: [Int: Task<Void, Never>?] = [:]
     /// Work started by the factory with `OpenContext.task`, cancelled at close.
     private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
-    private var activeRuns: Set<Int> = []
     private weak var table: SessionTable?
 
     init(id: Int, type: ViewModelType, model: AnyObject, observing names: [String]?, key: String?,
@@ -122,7 +122,7 @@ public final class Session {
     }
 
     /// Whether an async command of this session is still running.
-    public var hasRunningCommands: Bool { !activeRuns.isEmpty }
+    public var hasRunningCommands: Bool { !runningTasks.isEmpty }
 
     func own(_ tasks: [Task<Void, Never>]) {
         ownedTasks += tasks
@@ -131,9 +131,8 @@ public final class Session {
     /// Cancels the session's running commands and tasks; later changes of its model are ignored.
     func close() {
         isClosed = true
-        for task in runningTasks.values { task.cancel() }
+        for task in runningTasks.values { task?.cancel() }
         for task in ownedTasks { task.cancel() }
-        runningTasks.removeAll()
         ownedTasks.removeAll()
         dirtyMembers.removeAll()
     }
@@ -175,19 +174,18 @@ public final class Session {
         runningCounts[command] += 1
         markDirty(type.runningMemberIndex(ofCommand: command))
         nextTaskNumber += 1
-        activeRuns.insert(nextTaskNumber)
+        runningTasks[nextTaskNumber] = .some(nil)
         return nextTaskNumber
     }
 
     /// Keeps a running command's task so that closing the session can cancel it; a run that
     /// already ended (it never suspended) is not kept.
     func track(task: Task<Void, Never>, number: Int) {
-        if activeRuns.contains(number) { runningTasks[number] = task }
+        if runningTasks[number] != nil { runningTasks[number] = .some(task) }
     }
 
     func endRunning(command: Int, number: Int) {
         runningCounts[command] -= 1
-        activeRuns.remove(number)
         runningTasks[number] = nil
         markDirty(type.runningMemberIndex(ofCommand: command))
     }
