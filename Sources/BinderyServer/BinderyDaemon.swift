@@ -17,6 +17,12 @@ import Dispatch
 public enum BinderyDaemon {
     /// Parses the command line, then serves one client on stdin/stdout until it sends `exit` or
     /// closes stdin. Never returns.
+    ///
+    /// - Parameters:
+    ///   - registry: the view model types clients may open.
+    ///   - name: the daemon's name, for `--help`, `--version`, `initialize` and the log.
+    ///   - version: its version, likewise.
+    ///   - arguments: the command line without the program name.
     @MainActor
     public static func run(registry: ViewModelRegistry, name: String, version: String,
                            arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
@@ -37,9 +43,54 @@ public enum BinderyDaemon {
             exit(2)
         }
         let output = StandardStreams.takeStdoutForProtocol()
-        let server = Server(registry: registry, options: options, serverInfo: (name, version),
-                            input: STDIN_FILENO, output: output)
+        var connection: any Connection = StdioConnection(input: STDIN_FILENO, output: output,
+                                                         limits: options.limits.reader) { code in exit(code) }
+        if let path = options.recordPath {
+            do {
+                connection = try RecordingConnection(recording: connection, to: path, arguments: options.replayArguments)
+            } catch {
+                StandardStreams.log("\(name): error: \(error)")
+                exit(2)
+            }
+        }
+        let server = Server(registry: registry, options: options, serverInfo: (name, version), connection: connection)
         server.start()
-        withExtendedLifetime(server) { dispatchMain() }
+        let signals = TerminationSignals { signalName in
+            Task { @MainActor in server.terminate(signal: signalName) }
+        }
+        withExtendedLifetime((server, signals)) { dispatchMain() }
+    }
+}
+
+/// SIGTERM and SIGINT, handled off the main queue, so that a daemon stuck writing to a client that
+/// does not read still obeys them: the server is asked to finish, and whatever happens on the main
+/// actor, the process ends with code 0 two seconds after the first signal.
+final class TerminationSignals {
+    private let sources: [any DispatchSourceSignal]
+    /// How long after the first signal the process ends, whatever it is doing.
+    static let deadline = DispatchTimeInterval.seconds(2)
+
+    init(onSignal: @escaping @Sendable (String) -> Void) {
+        let queue = DispatchQueue(label: "bindery.signals")
+        sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
+            var isFirst = true
+            source.setEventHandler {
+                onSignal(name)
+                guard isFirst else { return }
+                isFirst = false
+                queue.asyncAfter(deadline: .now() + Self.deadline) {
+                    // The main actor did not finish in time (most likely blocked writing to a client
+                    // that stopped reading): end here. `_exit`, not `exit`: the main thread may hold
+                    // stdio locks that `exit` would wait for.
+                    StandardStreams.log("bindery: info: \(name): still busy after 2 s; exiting now")
+                    _exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
     }
 }

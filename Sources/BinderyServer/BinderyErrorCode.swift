@@ -68,7 +68,7 @@ extension RPCError {
         let message: String
         if let error = error as? CommandError {
             message = error.message
-            if let detail = error.data { data.append("detail", detail) }
+            if let detail = error.detail { data.append("detail", detail) }
         } else {
             message = String(describing: error)
         }

@@ -10,13 +10,19 @@ extension Server {
         }
         let milliseconds = try params.int("ms")
         guard milliseconds >= 0 else { throw .invalidParams("param \"ms\" must not be negative", param: "ms") }
+        let now = clock.now.milliseconds
+        guard milliseconds <= Int.max - now else {
+            throw .invalidParams("param \"ms\": the virtual clock cannot move past \(Int.max) ms; it is at \(now) ms, "
+                                 + "so ms may be at most \(Int.max - now)", param: "ms")
+        }
         guard !inBatch else { throw .invalidRequest("clock/advance cannot be part of a batch") }
-        pauseInput()
+        holdInput()
         Task { @MainActor in
-            await clock.advance(by: milliseconds)
+            await clock.advance(by: .milliseconds(milliseconds))
             sendChanges()
-            send(OutgoingMessage.response(id: id, result: ["now": .int(clock.now)]))
-            resumeInput()
+            send(OutgoingMessage.response(id: id, result: ["now": .int(clock.now.milliseconds)]))
+            flush()
+            releaseInput()
         }
         return .later
     }

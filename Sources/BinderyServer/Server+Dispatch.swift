@@ -1,8 +1,9 @@
 import Bindery
 
 extension Server {
-    /// Routes a request to its method. Every method of the protocol is listed here.
-    func handleRequest(_ method: String, _ params: JSONValue?, id: RequestID?, inBatch: Bool) throws(RPCError) -> Reply {
+    /// Routes a request to its method. Every method of the protocol is listed here. `batch` is the
+    /// batch the request is an element of, if any.
+    func handleRequest(_ method: String, _ params: JSONValue?, id: RequestID?, batch: BatchReply?) throws(RPCError) -> Reply {
         switch method {
         case "initialize": return .result(try initialize(Params(params)))
         case "shutdown": return .result(try shutdown(Params(params)))
@@ -12,8 +13,8 @@ extension Server {
         case "session/state": return .result(try sessionState(Params(params)))
         case "session/observe": return .result(try observe(Params(params)))
         case "setField": return .result(try setField(Params(params)))
-        case "invoke": return try invoke(Params(params), id: id)
-        case "clock/advance": return try advanceClock(Params(params), id: id, inBatch: inBatch)
+        case "invoke": return try invoke(Params(params), id: id, batch: batch)
+        case "clock/advance": return try advanceClock(Params(params), id: id, inBatch: batch != nil)
         case "exit", "$/cancelRequest":
             throw .invalidRequest("\"\(method)\" is a notification: send it without an id")
         default: throw .methodNotFound(method)
@@ -23,13 +24,9 @@ extension Server {
     /// Notifications are never answered; unknown ones (LSP's `initialized`, `$/setTrace`, ...) are ignored.
     func handleNotification(_ method: String, _ params: JSONValue?) {
         switch method {
-        case "exit":
-            flushOutput()
-            terminate(code: isShutDown ? 0 : 1)
-        case "$/cancelRequest":
-            cancelRequest(params)
-        default:
-            break
+        case "exit": exitNotification()
+        case "$/cancelRequest": cancelRequest(params)
+        default: break
         }
     }
 }

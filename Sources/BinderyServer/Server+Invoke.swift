@@ -3,7 +3,7 @@ import Bindery
 extension Server {
     /// `invoke` {session, command, args?} -> {result}. A sync command answers in its turn; an async
     /// one answers when it ends, and can be cancelled with `$/cancelRequest` meanwhile.
-    func invoke(_ params: Params, id: RequestID?) throws(RPCError) -> Reply {
+    func invoke(_ params: Params, id: RequestID?, batch: BatchReply?) throws(RPCError) -> Reply {
         let session = try session(params)
         let command = try params.string("command")
         let arguments = params.object["args"]
@@ -16,7 +16,7 @@ extension Server {
         do {
             task = try session.invoke(command, arguments: arguments) { [unowned self] outcome in
                 if call.isPending {
-                    finishInvoke(id: id, session: session, command: command, outcome)
+                    finishInvoke(id: id, session: session, command: command, outcome, batch: batch, slot: call.slot)
                 } else {
                     call.immediateOutcome = outcome
                 }
@@ -26,23 +26,22 @@ extension Server {
         }
         if let outcome = call.immediateOutcome { return reply(session, command, outcome) }
         call.isPending = true
+        call.slot = batch?.reserveSlot()
         inFlightCount += 1
         if let id, let task { inFlight[id] = task }
         return .later
     }
 
     /// Answers an async invoke that ended after its turn: its last changes, then its response.
-    private func finishInvoke(id: RequestID?, session: Session, command: String, _ outcome: Session.InvokeOutcome) {
+    private func finishInvoke(id: RequestID?, session: Session, command: String, _ outcome: Session.InvokeOutcome,
+                              batch: BatchReply?, slot: Int?) {
         if let id { inFlight[id] = nil }
         inFlightCount -= 1
         sendChanges()
-        switch reply(session, command, outcome) {
-        case .result(let result): send(OutgoingMessage.response(id: id, result: result))
-        case .error(let error): send(OutgoingMessage.response(id: id, error: error))
-        case .later: break
-        }
-        flushOutput()
-        if exitReason != nil, inFlightCount == 0 { terminate(code: 0) }
+        answer(id, reply(session, command, outcome), in: batch, slot: slot)
+        flush()
+        commandAnswered()
+        closeWhenIdle()
     }
 
     private func reply(_ session: Session, _ command: String, _ outcome: Session.InvokeOutcome) -> Reply {
@@ -62,16 +61,6 @@ extension Server {
         task.cancel()
         waitForCancelledCommands { [unowned self] in inFlight[id] == nil }
     }
-
-    /// Holds input back while cancelled commands unwind, until `haveAnswered`, so that they answer
-    /// before anything sent after the cancellation is handled: the same order on every run.
-    func waitForCancelledCommands(until haveAnswered: @escaping @MainActor () -> Bool) {
-        pauseInput()
-        Task { @MainActor in
-            await settleMainActor(until: haveAnswered, maximumRounds: 10_000)
-            resumeInput()
-        }
-    }
 }
 
 /// Whether an invoke's handler has returned yet: decides how its completion is delivered.
@@ -79,4 +68,6 @@ extension Server {
 private final class PendingCall {
     var isPending = false
     var immediateOutcome: Session.InvokeOutcome?
+    /// Its place in the answer of the batch it came in, if it did.
+    var slot: Int?
 }

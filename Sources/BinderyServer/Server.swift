@@ -1,160 +1,140 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Dispatch
 import Bindery
 
-/// Serves one client: reads its messages, runs each request as one turn over the sessions, and
-/// writes the changes that turn caused, then its response.
+/// Serves one client over a ``Connection``: runs each message it sends as one turn over the
+/// sessions, and sends the changes that turn caused, then its response.
 ///
-/// Threading: the reader thread frames and parses; everything else — dispatch, view models,
-/// change collection, encoding, writing — runs on the main actor, one drain of the input at a
-/// time. Output is buffered during a drain and written once at its end.
+/// The server owns no file descriptor and never ends the process: it handles what its connection
+/// hands it and, when the exchange is over, tells the connection with what exit code
+/// (``Connection/close(exitCode:)``). So the same server runs a daemon over stdio and a test
+/// in-process over an ``InMemoryConnection``.
+///
+/// Threading: main actor only, like the view models. Input is handled in arrival order, one item
+/// at a time; a batch's elements become items of their own, so that everything that holds input
+/// back (`clock/advance`, a cancellation unwinding) holds back later batch elements too.
 @MainActor
-final class Server {
+public final class Server {
     let options: ServerOptions
     let serverInfo: (name: String, version: String)
     let dependencies: Dependencies
     let table: SessionTable
-    let reader: MessageReader
-    let writer: MessageWriter
-    let recorder: Recorder?
+    let connection: any Connection
 
     var isShutDown = false
     /// Async invokes still running, by request id, for `$/cancelRequest`.
     var inFlight: [RequestID: Task<Void, Never>] = [:]
     var inFlightCount = 0
-    /// Set when stdin ends, or a SIGTERM arrives, while commands still run: exit once they have
-    /// answered. Says why, for the answer of a command cancelled on the way out.
+    /// Why the exchange is ending, once it is; running commands cancelled then say so.
     var exitReason: String?
-    private var signalSources: [any DispatchSourceSignal] = []
-    /// Messages read but not yet handled, oldest first, from `backlogStart` on.
-    private var backlog: [Inbound] = []
-    private var backlogStart = 0
-    /// While true (during `clock/advance`), messages wait in the backlog: requests keep their order.
-    private var isInputPaused = false
+    var exitCode: Int32 = 0
+    private var isClosed = false
+    /// Input read but not yet handled, oldest first, from `queueStart` on.
+    private var queue: [WorkItem] = []
+    private var queueStart = 0
+    /// While positive, input waits in the queue: `clock/advance`, a cancellation unwinding, the end.
+    private var inputHolds = 0
+    /// Released when commands cancelled by a `session/close` or `$/cancelRequest` have answered.
+    private var cancellationHold: CancellationHold?
 
-    init(registry: ViewModelRegistry, options: ServerOptions, serverInfo: (name: String, version: String),
-         input: Int32, output: Int32) {
+    /// - Parameters:
+    ///   - registry: the view model types clients may open.
+    ///   - options: the daemon's options (deterministic mode, limits); recording is the connection's.
+    ///   - serverInfo: the name and version `initialize` reports.
+    ///   - connection: where messages come from and answers go.
+    public init(registry: ViewModelRegistry, options: ServerOptions = ServerOptions(),
+                serverInfo: (name: String, version: String) = ("binderyd", "0"), connection: any Connection) {
         self.options = options
         self.serverInfo = serverInfo
         self.dependencies = options.isDeterministic ? .deterministic(seed: options.seed) : .live()
         self.table = SessionTable(registry: registry, dependencies: dependencies)
-        self.reader = MessageReader(fileDescriptor: input, maximumMessageSize: options.limits.messageSize,
-                                    maximumDepth: options.limits.depth, queueLimit: options.limits.readAhead)
-        self.writer = MessageWriter(fileDescriptor: output)
-        self.recorder = options.recordPath.map { Recorder(path: $0, arguments: options.replayArguments) }
+        self.connection = connection
     }
 
-    func start() {
+    /// Starts handling what the connection delivers.
+    public func start() {
         table.onDeferredChanges = { [unowned self] in
             sendChanges()
-            flushOutput()
+            flush()
         }
-        // A main-actor task, not a bare main-queue block: `Task.immediate` (async commands) runs
-        // synchronously only when it can see that it is already on the main actor.
-        reader.start {
-            Task { @MainActor in self.drain() }
-        }
-        handleTerminationSignals()
+        connection.start { [unowned self] items in receive(items) }
     }
 
-    /// Ends the process once the commands still running have answered.
-    private func exitWhenIdle(because reason: String) {
-        flushOutput()
-        if inFlightCount == 0 { terminate(code: 0) }
-        exitReason = reason
-        // On the virtual clock nobody is left to move time: cancel rather than wait forever.
-        if dependencies.isDeterministic { inFlight.values.forEach { $0.cancel() } }
-    }
-
-    /// SIGTERM and SIGINT: stop taking requests, let running commands answer for up to two
-    /// seconds, then cancel what is left and exit with code 0.
-    private func handleTerminationSignals() {
-        for number in [SIGTERM, SIGINT] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [unowned self] in
-                MainActor.assumeIsolated {
-                    let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
-                    StandardStreams.log("\(serverInfo.name): info: \(name): exiting once running commands answer")
-                    pauseInput()
-                    exitWhenIdle(because: "the daemon received \(name)")
-                    Task { @MainActor in
-                        try? await Task.sleep(for: .seconds(2))
-                        inFlight.values.forEach { $0.cancel() }
-                        await settleMainActor(until: { self.inFlightCount == 0 }, maximumRounds: 1000)
-                        flushOutput()
-                        terminate(code: 0)
-                    }
-                }
-            }
-            source.resume()
-            signalSources.append(source)
-        }
-    }
-
-    /// Handles everything read so far, in order, then writes all the answers at once.
-    private func drain() {
-        backlog += reader.takeAll()
-        handleBacklog()
-    }
-
-    /// Stops handling input until ``resumeInput()``: what arrives meanwhile waits, in order.
-    func pauseInput() {
-        isInputPaused = true
-    }
-
-    func resumeInput() {
-        isInputPaused = false
-        handleBacklog()
-    }
-
-    private func handleBacklog() {
-        while !isInputPaused, backlogStart < backlog.count {
-            let item = backlog[backlogStart]
-            backlogStart += 1
+    private func receive(_ items: [Inbound]) {
+        queue.reserveCapacity(queue.count + items.count)
+        for item in items {
             switch item {
-            case .message(let json, let body):
-                recorder?.recordIn(body, framing: reader.framing)
-                if let reply = handleTopLevel(json) { send(reply) }
-            case .malformed(let error, let body):
-                recorder?.recordInRaw(body, framing: reader.framing)
-                send(OutgoingMessage.response(id: nil, error: error))
-            case .end:
-                exitWhenIdle(because: "the client's input ended")
+            case .message(let json, _): queue.append(.message(json, batch: nil))
+            case .malformed(let error, _): queue.append(.malformed(error))
+            case .end: queue.append(.end)
             }
         }
-        if backlogStart == backlog.count {
-            backlog.removeAll(keepingCapacity: true)
-            backlogStart = 0
-        }
-        flushOutput()
+        handleQueue()
     }
 
-    /// One message or a batch; returns what to write back, if anything.
-    private func handleTopLevel(_ json: JSONValue) -> JSONValue? {
-        guard case .array(let elements) = json else { return handle(json) }
-        guard !elements.isEmpty else {
-            return OutgoingMessage.response(id: nil, error: .invalidRequest("an empty batch"))
-        }
-        let replies = elements.compactMap { handle($0, inBatch: true) }
-        return replies.isEmpty ? nil : .array(replies)
+    // MARK: Input
+
+    /// What waits to be handled: a message (or an element of a batch), a frame that could not be
+    /// read, or the end of the client's input.
+    private enum WorkItem {
+        case message(JSONValue, batch: BatchReply?)
+        case malformed(RPCError)
+        case end
     }
 
-    /// One message as one turn: its changes are sent before the response, which is returned.
-    private func handle(_ json: JSONValue, inBatch: Bool = false) -> JSONValue? {
+    /// Holds input back until ``releaseInput()``: what arrives meanwhile waits, in order.
+    func holdInput() {
+        inputHolds += 1
+    }
+
+    func releaseInput() {
+        inputHolds -= 1
+        handleQueue()
+    }
+
+    /// Handles what waits, in order, until the queue is empty or input is held; then writes.
+    private func handleQueue() {
+        while inputHolds == 0, !isClosed, queueStart < queue.count {
+            let item = queue[queueStart]
+            queueStart += 1
+            handle(item)
+        }
+        if queueStart == queue.count {
+            queue.removeAll(keepingCapacity: queue.capacity <= 4096)
+            queueStart = 0
+        }
+        flush()
+    }
+
+    private func handle(_ item: WorkItem) {
+        switch item {
+        case .message(.array(let elements), batch: nil):
+            guard !elements.isEmpty else {
+                return send(OutgoingMessage.response(id: nil, error: .invalidRequest("an empty batch")))
+            }
+            // The elements go first in line, each a turn of its own, answered together.
+            let batch = BatchReply(elements: elements.count)
+            queue.replaceSubrange(queueStart..<queueStart, with: elements.map { WorkItem.message($0, batch: batch) })
+        case .message(let json, let batch):
+            handleTurn(json, batch: batch)
+        case .malformed(let error):
+            send(OutgoingMessage.response(id: nil, error: error))
+        case .end:
+            endOfInput()
+        }
+    }
+
+    /// One message as one turn: the changes it causes are sent before its response.
+    private func handleTurn(_ json: JSONValue, batch: BatchReply?) {
         // Changes from before this message (timers, async steps) go out first, with their own cause.
         sendChanges()
         switch IncomingMessage(json) {
         case .invalid(let id, let error):
-            return OutgoingMessage.response(id: id, error: error)
+            answer(id, .error(error), in: batch)
         case .response:
-            return nil
+            batch.map { recordNoAnswer(in: $0) }
         case .notification(let method, let params):
             inTurn { handleNotification(method, params) }
             sendChanges()
-            return nil
+            batch.map { recordNoAnswer(in: $0) }
         case .request(let id, let method, let params):
             let reply: Reply
             if isShutDown {
@@ -163,7 +143,7 @@ final class Server {
                 reply = ChangeCause.$current.withValue(id) {
                     inTurn {
                         do throws(RPCError) {
-                            return try handleRequest(method, params, id: id, inBatch: inBatch)
+                            return try handleRequest(method, params, id: id, batch: batch)
                         } catch {
                             return .error(error)
                         }
@@ -171,11 +151,8 @@ final class Server {
                 }
             }
             sendChanges()
-            switch reply {
-            case .result(let result): return OutgoingMessage.response(id: id, result: result)
-            case .error(let error): return OutgoingMessage.response(id: id, error: error)
-            case .later: return nil
-            }
+            if case .later = reply { return }
+            answer(id, reply, in: batch)
         }
     }
 
@@ -187,7 +164,30 @@ final class Server {
 
     // MARK: Output
 
-    /// Queues one didChange per session that changed, in the order the sessions changed.
+    /// Sends the response to request `id`, or keeps it for its batch's array.
+    func answer(_ id: RequestID?, _ reply: Reply, in batch: BatchReply?, slot: Int? = nil) {
+        let response: JSONValue
+        switch reply {
+        case .result(let result): response = OutgoingMessage.response(id: id, result: result)
+        case .error(let error): response = OutgoingMessage.response(id: id, error: error)
+        case .later: return
+        }
+        guard let batch else { return send(response) }
+        if let slot { batch.fill(slot, with: response) } else { batch.append(response) }
+        sendIfComplete(batch)
+    }
+
+    private func recordNoAnswer(in batch: BatchReply) {
+        batch.elementNeedsNoAnswer()
+        sendIfComplete(batch)
+    }
+
+    private func sendIfComplete(_ batch: BatchReply) {
+        guard batch.isComplete, let array = batch.responses else { return }
+        send(array)
+    }
+
+    /// Queues one didChange per session that changed, in order of session id.
     func sendChanges() {
         for (session, cause, changes) in table.collectChanges() {
             var params = JSONObject(minimumCapacity: 4)
@@ -200,24 +200,102 @@ final class Server {
     }
 
     func send(_ message: JSONValue) {
-        let body = JSONWriter.bytes(message)
-        recorder?.recordOut(body)
-        writer.enqueue(body, framing: reader.framing ?? .contentLength)
+        guard !isClosed else { return }
+        connection.send(JSONWriter.bytes(message))
     }
 
-    func flushOutput() {
-        recorder?.flush()
-        do {
-            try writer.flush()
-        } catch {
-            // The client closed our stdout: nobody is left to answer.
-            terminate(code: 0)
+    func flush() {
+        guard !isClosed else { return }
+        connection.flush()
+    }
+
+    // MARK: The end of the exchange
+
+    /// The client's input ended: answer what was read, let running commands answer (on the virtual
+    /// clock nobody is left to move time, so they are cancelled), then close with code 0.
+    private func endOfInput() {
+        holdInput()
+        exitReason = exitReason ?? "the client's input ended"
+        if dependencies.isDeterministic { cancelRunningCommands() }
+        closeWhenIdle()
+    }
+
+    /// `exit`: running commands are cancelled and answer -32800; then the exchange closes, with code
+    /// 0 after `shutdown` and 1 without.
+    func exitNotification() {
+        holdInput()
+        exitCode = isShutDown ? 0 : 1
+        exitReason = "the client sent exit"
+        cancelRunningCommands()
+        closeWhenIdle()
+    }
+
+    /// SIGTERM or SIGINT: input stops; running commands may answer for ``terminationGrace``, then
+    /// what is left is cancelled; the exchange closes with code 0 within two seconds in all. (The
+    /// daemon also ends the process at two seconds from another thread, for when writing is stuck.)
+    public func terminate(signal name: String) {
+        StandardStreams.log("\(serverInfo.name): info: \(name): exiting once running commands answer")
+        holdInput()
+        exitCode = 0
+        exitReason = "the daemon received \(name)"
+        closeWhenIdle()
+        Task { @MainActor in
+            try? await Task.sleep(for: Self.terminationGrace)
+            cancelRunningCommands()
+            try? await Task.sleep(for: .milliseconds(300))
+            close()
         }
     }
 
-    func terminate(code: Int32) -> Never {
-        recorder?.flush()
-        exit(code)
+    /// How long commands still running at SIGTERM may take to answer before they are cancelled.
+    static let terminationGrace = Duration.milliseconds(1500)
+
+    func cancelRunningCommands() {
+        for task in inFlight.values { task.cancel() }
+    }
+
+    /// Closes the exchange once no command is running, if it is ending.
+    func closeWhenIdle() {
+        if exitReason != nil, inFlightCount == 0 { close() }
+    }
+
+    private func close() {
+        guard !isClosed else { return }
+        sendChanges()
+        connection.flush()
+        isClosed = true
+        connection.close(exitCode: exitCode)
+    }
+
+    // MARK: Holding input while cancellations unwind
+
+    /// Holds input back while cancelled commands unwind, until `haveAnswered` holds, so that they
+    /// answer before anything sent after the cancellation is handled: the same order on every run.
+    /// A command that ignores its cancellation is waited for two seconds at most.
+    func waitForCancelledCommands(until haveAnswered: @escaping @MainActor () -> Bool) {
+        if let hold = cancellationHold {
+            hold.conditions.append(haveAnswered)
+            return
+        }
+        let hold = CancellationHold(haveAnswered)
+        cancellationHold = hold
+        holdInput()
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: .seconds(2))
+            self?.releaseCancellationHold(hold)
+        }
+    }
+
+    /// Called whenever a command answers: releases input once every cancelled command has.
+    func commandAnswered() {
+        guard let hold = cancellationHold, hold.conditions.allSatisfy({ $0() }) else { return }
+        releaseCancellationHold(hold)
+    }
+
+    private func releaseCancellationHold(_ hold: CancellationHold) {
+        guard cancellationHold === hold else { return }
+        cancellationHold = nil
+        releaseInput()
     }
 }
 
@@ -225,6 +303,13 @@ final class Server {
 enum Reply {
     case result(JSONValue)
     case error(RPCError)
-    /// An async command still running: its response is written when it ends.
+    /// An async command still running: it answers when it ends.
     case later
+}
+
+/// The conditions under which input held for cancelled commands may flow again.
+@MainActor
+private final class CancellationHold {
+    var conditions: [@MainActor () -> Bool]
+    init(_ condition: @escaping @MainActor () -> Bool) { conditions = [condition] }
 }

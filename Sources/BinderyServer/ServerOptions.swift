@@ -10,18 +10,15 @@ public struct ServerOptions: Sendable, Equatable {
     public var limits = Limits()
 
     public struct Limits: Sendable, Equatable {
-        /// `--max-message-size BYTES`: the largest message body read (default 16 MiB: far above any
-        /// form's state, while a message and its parsed tree stay well under 100 MB).
-        public var messageSize = 16 << 20
-        /// `--max-depth N`: the deepest nesting of arrays and objects read (default 512: protocol
-        /// messages need under 10; 512 recursive parser frames fit easily in a thread's stack).
-        public var depth = 512
-        /// `--max-sessions N`: sessions open at once (default 100,000: about 300 MB of email sessions).
+        /// `--max-message-size BYTES` (default 16 MiB: far above any form's state, while a message
+        /// and its parsed tree stay well under 100 MB) and `--max-depth N` (default 512: protocol
+        /// messages need under 10; 512 recursive parser frames fit easily in a thread's stack); the
+        /// read-ahead of 4,096 messages or 4 MiB is not a flag.
+        public var reader = MessageReader.Limits()
+        /// `--max-sessions N`: sessions open at once (default 100,000).
         public var sessions = 100_000
         /// `--max-in-flight N`: async commands running at once (default 10,000).
         public var inFlight = 10_000
-        /// Messages read ahead of the main actor before reading pauses (backpressure; not a flag).
-        public var readAhead = 4096
 
         public init() {}
     }
@@ -46,6 +43,7 @@ public struct ServerOptions: Sendable, Equatable {
     /// Parses arguments (without the program name); throws a message for a bad command line.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         var options = ServerOptions()
+        var sawSeed = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -61,8 +59,8 @@ public struct ServerOptions: Sendable, Equatable {
                     throw UsageError("\(argument) needs a positive integer")
                 }
                 switch argument {
-                case "--max-message-size": options.limits.messageSize = value
-                case "--max-depth": options.limits.depth = value
+                case "--max-message-size": options.limits.reader.messageSize = value
+                case "--max-depth": options.limits.reader.depth = value
                 case "--max-sessions": options.limits.sessions = value
                 default: options.limits.inFlight = value
                 }
@@ -71,6 +69,7 @@ public struct ServerOptions: Sendable, Equatable {
                     throw UsageError("--seed needs a non-negative integer")
                 }
                 options.seed = seed
+                sawSeed = true
             default:
                 if argument.hasPrefix("--record=") {
                     options.recordPath = String(argument.dropFirst("--record=".count))
@@ -78,6 +77,9 @@ public struct ServerOptions: Sendable, Equatable {
                     throw UsageError("unknown argument \"\(argument)\"")
                 }
             }
+        }
+        if sawSeed, !options.isDeterministic {
+            throw UsageError("--seed only applies with --deterministic (the live random source is the system's)")
         }
         return .serve(options)
     }

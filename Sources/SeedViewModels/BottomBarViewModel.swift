@@ -6,13 +6,13 @@ import Bindery
 /// is the lifecycle `@StateObject` gives a view model in SwiftUI.
 @MainActor @Observable
 public final class BottomBarViewModel {
-    public static let intervalMilliseconds = 2000
+    public static let interval = Duration.seconds(2)
     public private(set) var text = ""
 
-    private let clock: any BinderyClock
+    private let clock: any Clock<Duration>
     private let random: RandomSource
 
-    public init(clock: any BinderyClock, random: RandomSource) {
+    public init(clock: any Clock<Duration>, random: RandomSource) {
         self.clock = clock
         self.random = random
     }
@@ -21,7 +21,7 @@ public final class BottomBarViewModel {
     public func runTimer() async {
         while true {
             do {
-                try await clock.sleep(milliseconds: Self.intervalMilliseconds)
+                try await clock.sleep(for: Self.interval)
             } catch {
                 return
             }

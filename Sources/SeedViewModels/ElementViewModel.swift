@@ -18,7 +18,7 @@ public final class ElementViewModel {
         guard let element = ChemicalElement.withSymbol(symbol) else {
             let known = ChemicalElement.periodicTable.map(\.symbol)
             throw OpenError("unknown element symbol \"\(symbol)\"; known: \(known.joined(separator: ", "))",
-                            data: ["symbol": .string(symbol), "known": .array(known.map(JSONValue.string))])
+                            data: UnknownSymbol(symbol: symbol, known: known))
         }
         self.init(element: element)
     }
@@ -29,6 +29,12 @@ public final class ElementViewModel {
 
     public var numberDescription: String { "Number: \(element.atomicNumber)" }
     public var weightDescription: String { "Weight: \(element.atomicWeight)" }
+}
+
+/// The data of a refused open: the symbol given and the ones known.
+struct UnknownSymbol: Encodable {
+    let symbol: String
+    let known: [String]
 }
 
 extension ElementViewModel: ViewModel {

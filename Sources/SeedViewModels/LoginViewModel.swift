@@ -35,9 +35,14 @@ public final class LoginViewModel {
             return user
         } catch let error as UserAPI.Failure {
             errorMessage = error.message
-            throw CommandError(error.message, data: ["reason": .string(error.reason)])
+            throw CommandError(error.message, detail: Rejection(reason: error.reason))
         }
     }
+}
+
+/// The detail of a failed login: why the API refused.
+struct Rejection: Encodable {
+    let reason: String
 }
 
 extension LoginViewModel: ViewModel {

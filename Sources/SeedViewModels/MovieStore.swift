@@ -36,3 +36,8 @@ public final class MovieStore {
         return movie
     }
 }
+
+/// The daemon's one movie store, shared by every movieList and addMovie session.
+public enum MovieStoreKey: DependencyKey {
+    public static func liveValue(_ dependencies: Dependencies) -> MovieStore { MovieStore(ids: dependencies.ids) }
+}

@@ -5,24 +5,17 @@ extension ViewModelRegistry {
     public mutating func registerSeedViewModels() {
         register("email") { _ in EmailViewModel() }
         register("survey") { _ in SurveyViewModel() }
-        register("login") { context in LoginViewModel(api: UserAPI(clock: context.dependencies.clock)) }
+        register("login") { context in LoginViewModel(api: context.dependencies[UserAPIKey.self]) }
         register("package") { context in
             PackageViewModel(package: .makeExample(), random: context.dependencies.random)
         }
         register("element") { context in try ElementViewModel(symbol: context.argument("symbol")) }
-        register("movieList") { context in MovieListViewModel(movieStore: context.movieStore) }
-        register("addMovie") { context in AddMovieViewModel(movieStore: context.movieStore) }
+        register("movieList") { context in MovieListViewModel(movieStore: context.dependencies[MovieStoreKey.self]) }
+        register("addMovie") { context in AddMovieViewModel(movieStore: context.dependencies[MovieStoreKey.self]) }
         register("bottomBar") { context in
             let model = BottomBarViewModel(clock: context.dependencies.clock, random: context.dependencies.random)
             context.task { await model.runTimer() }
             return model
         }
-    }
-}
-
-extension OpenContext {
-    /// The daemon's one movie store, shared by every movieList and addMovie session.
-    fileprivate var movieStore: MovieStore {
-        dependencies.shared(MovieStore.self) { MovieStore(ids: dependencies.ids) }
     }
 }

@@ -18,18 +18,18 @@ public struct User: Codable, Equatable, Sendable, BinderyCodable {
 /// It fails, by design, for the first name "Mallory": the way to see a failed login.
 @MainActor
 public final class UserAPI {
-    public static let delayMilliseconds = 1500
+    public static let delay = Duration.milliseconds(1500)
     public static let authToken = "123adasdsadasdasdasdd"
     public static let rejectedFirstName = "Mallory"
 
-    private let clock: any BinderyClock
+    private let clock: any Clock<Duration>
 
-    public init(clock: any BinderyClock) {
+    public init(clock: any Clock<Duration>) {
         self.clock = clock
     }
 
     public func user(firstName: String, lastName: String) async throws -> User {
-        try await clock.sleep(milliseconds: Self.delayMilliseconds)
+        try await clock.sleep(for: Self.delay)
         guard firstName != Self.rejectedFirstName else {
             throw Failure(reason: "rejected", message: "The user API rejected \(firstName) \(lastName)")
         }
@@ -40,4 +40,9 @@ public final class UserAPI {
         public let reason: String
         public let message: String
     }
+}
+
+/// How a login view model finds its user API: the same fake one, on the daemon's clock, live or not.
+public enum UserAPIKey: DependencyKey {
+    public static func liveValue(_ dependencies: Dependencies) -> UserAPI { UserAPI(clock: dependencies.clock) }
 }

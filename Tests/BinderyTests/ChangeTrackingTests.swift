@@ -68,12 +68,22 @@ extension Thermostat: ViewModel {
         #expect(session.revision == 1)
     }
 
-    @Test func aComputedOutputIsNotReReadWhenAnUnrelatedFieldChanges() throws {
+    /// The cost model of one registration per session: any change re-reads every observed member
+    /// once (however many writes the turn made), and sends only what differs.
+    @Test func anyChangeReReadsEachObservedMemberOnceAndSendsOnlyDifferences() throws {
         let readsBefore = model.computedReads
         try session.setField("label", to: "Hall")
+        try session.setField("label", to: "Hall 2")
         #expect(changes() == nil)
-        #expect(model.computedReads == readsBefore)
+        #expect(model.computedReads == readsBefore + 1)
         #expect(session.revision == 0)
+    }
+
+    @Test func nothingIsReReadWhenNothingChanged() throws {
+        let readsBefore = model.computedReads
+        #expect(changes() == nil)
+        _ = session.state()
+        #expect(model.computedReads == readsBefore + 1)  // state() reads; collecting did not
     }
 
     @Test func settingAValueToWhatItIsSendsNothing() throws {

@@ -12,14 +12,14 @@ import SeedViewModels
         model.firstName = "Ada"
         model.lastName = "Lovelace"
         #expect(model.loginInputValid)
-        let login = Task { try await model.login() }
-        await settleMainActor(until: { clock.sleeperCount == 1 }, maximumRounds: 100)
+        let login = ClockTask(clock) { try await model.login() }
+        await waitUntil { clock.sleeperCount == 1 }
         #expect(model.userLoadingInProgress)
         #expect(!model.loginInputValid)
-        await clock.advance(by: 1499)
+        await clock.advance(by: .milliseconds(1499))
         #expect(model.loggedInUser == nil)
-        await clock.advance(by: 1)
-        let user = try await login.value
+        await clock.advance(by: .milliseconds(1))
+        let user = try await login.value()
         #expect(user == SeedViewModels.User(firstName: "Ada", lastName: "Lovelace", authToken: "123adasdsadasdasdasdd"))
         #expect(model.loggedInUser == user)
         #expect(!model.userLoadingInProgress)
@@ -30,10 +30,10 @@ import SeedViewModels
         let model = LoginViewModel(api: UserAPI(clock: clock))
         model.firstName = "Mallory"
         model.lastName = "M"
-        let login = Task { try await model.login() }
-        await settleMainActor(until: { clock.sleeperCount == 1 }, maximumRounds: 100)
-        await clock.advance(by: 1500)
-        await #expect(throws: CommandError.self) { try await login.value }
+        let login = ClockTask(clock) { try await model.login() }
+        await waitUntil { clock.sleeperCount == 1 }
+        await clock.advance(by: .milliseconds(1500))
+        await #expect(throws: CommandError.self) { try await login.value() }
         #expect(model.errorMessage == "The user API rejected Mallory M")
         #expect(!model.userLoadingInProgress)
     }
@@ -43,10 +43,10 @@ import SeedViewModels
         let model = LoginViewModel(api: UserAPI(clock: clock))
         model.firstName = "Ada"
         model.lastName = "L"
-        let login = Task { try await model.login() }
-        await settleMainActor(until: { clock.sleeperCount == 1 }, maximumRounds: 100)
+        let login = ClockTask(clock) { try await model.login() }
+        await waitUntil { clock.sleeperCount == 1 }
         login.cancel()
-        await #expect(throws: CancellationError.self) { try await login.value }
+        await #expect(throws: CancellationError.self) { try await login.value() }
         #expect(!model.userLoadingInProgress)
         #expect(clock.sleeperCount == 0)
     }
@@ -103,13 +103,13 @@ import SeedViewModels
     @Test func theBottomBarTicksEveryTwoSecondsUntilCancelled() async {
         let clock = VirtualClock()
         let model = BottomBarViewModel(clock: clock, random: RandomSource(seed: 1))
-        let timer = Task { await model.runTimer() }
-        await settleMainActor(until: { clock.sleeperCount == 1 }, maximumRounds: 100)
-        await clock.advance(by: 1999)
+        let timer = clock.run { await model.runTimer() }
+        await waitUntil { clock.sleeperCount == 1 }
+        await clock.advance(by: .milliseconds(1999))
         #expect(model.text == "")
-        await clock.advance(by: 1)
+        await clock.advance(by: .milliseconds(1))
         #expect(model.text == "Random number: 56")  // SplitMix64 with seed 1: 56, 74, ...
-        await clock.advance(by: 2000)
+        await clock.advance(by: .milliseconds(2000))
         #expect(model.text == "Random number: 74")
         timer.cancel()
         await timer.value
@@ -123,5 +123,35 @@ import SeedViewModels
         #expect(uuid.count == 36)
         #expect(uuid.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
         #expect(Array(uuid)[14] == "4")
+    }
+}
+
+/// Waits, letting other tasks run, until `condition` holds (or five seconds pass).
+@MainActor
+func waitUntil(_ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+}
+
+/// A task the virtual clock waits for, with its result.
+@MainActor
+final class ClockTask<Value> {
+    private var result: Result<Value, any Error>?
+    private let task: Task<Void, Never>
+
+    init(_ clock: VirtualClock, _ body: @escaping @MainActor () async throws -> Value) {
+        var box: ((Result<Value, any Error>) -> Void)?
+        task = clock.run {
+            do { box?(.success(try await body())) } catch { box?(.failure(error)) }
+        }
+        box = { [unowned self] in result = $0 }
+        _ = box
+    }
+
+    func cancel() { task.cancel() }
+
+    func value() async throws -> Value {
+        await task.value
+        return try result!.get()
     }
 }

@@ -1,45 +1,71 @@
-/// What a view model may depend on besides its arguments: time, randomness, ids and stores shared
-/// by every session of the daemon. Injected, never global, so that a test or a transcript can pin
-/// them down.
+/// What view models may depend on besides their arguments, by key: time, randomness, ids, and any
+/// ``DependencyKey`` of your own (an API client, a store shared by several view model types).
+/// Injected, never global, so that a test or a transcript can pin them down.
 ///
 /// ```swift
 /// registry.register("bottomBar") { context in
 ///     BottomBarViewModel(clock: context.dependencies.clock, random: context.dependencies.random)
 /// }
 /// ```
+/// One instance serves a whole daemon: each value is made on first use and then shared.
 @MainActor
 public final class Dependencies {
-    public let clock: any BinderyClock
-    public let random: RandomSource
-    public let ids: IDSource
     /// True under `--deterministic`: a virtual clock, a seeded random source, sequential ids.
     public let isDeterministic: Bool
-    private var stores: [ObjectIdentifier: AnyObject] = [:]
+    private var values: [ObjectIdentifier: Any] = [:]
 
-    /// The real clock, system randomness and random UUIDs.
+    /// The live values: the real clock, the system's randomness, random UUIDs.
     public static func live() -> Dependencies {
-        let random = RandomSource()
-        return Dependencies(clock: SystemClock(), random: random, ids: IDSource(random: random), isDeterministic: false)
+        Dependencies(isDeterministic: false)
     }
 
-    /// A virtual clock, randomness seeded with `seed`, and sequential ids.
-    public static func deterministic(seed: UInt64) -> Dependencies {
-        Dependencies(clock: VirtualClock(), random: RandomSource(seed: seed), ids: IDSource(), isDeterministic: true)
+    /// The deterministic values: a ``VirtualClock``, randomness seeded with `seed`, sequential ids.
+    public static func deterministic(seed: UInt64 = 1) -> Dependencies {
+        let dependencies = Dependencies(isDeterministic: true)
+        dependencies[RandomKey.self] = RandomSource(seed: seed)
+        return dependencies
     }
 
-    public init(clock: any BinderyClock, random: RandomSource, ids: IDSource, isDeterministic: Bool) {
-        self.clock = clock
-        self.random = random
-        self.ids = ids
+    private init(isDeterministic: Bool) {
         self.isDeterministic = isDeterministic
     }
 
-    /// The one instance of `Store` in this daemon, made by `make` the first time it is asked for:
-    /// how two view model types share a model, like the seeds' MovieStore.
-    public func shared<Store: AnyObject>(_ type: Store.Type, make: () -> Store) -> Store {
-        if let store = stores[ObjectIdentifier(type)] { return store as! Store }
-        let store = make()
-        stores[ObjectIdentifier(type)] = store
-        return store
+    /// The value of `key`: made on first use from the key's live or deterministic value, or the one
+    /// put in place before.
+    public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+        get {
+            if let value = values[ObjectIdentifier(key)] { return value as! Key.Value }
+            let value = isDeterministic ? Key.deterministicValue(self) : Key.liveValue(self)
+            values[ObjectIdentifier(key)] = value
+            return value
+        }
+        set {
+            values[ObjectIdentifier(key)] = newValue
+        }
     }
+
+    /// The clock view models sleep on: `ContinuousClock`, or a ``VirtualClock`` when deterministic.
+    public var clock: any Clock<Duration> { self[ClockKey.self] }
+    /// Random numbers: the system's, or seeded when deterministic.
+    public var random: RandomSource { self[RandomKey.self] }
+    /// Ids for new model objects: random UUIDs, or "1", "2", ... when deterministic.
+    public var ids: IDSource { self[IDKey.self] }
+}
+
+/// The clock; see ``Dependencies/clock``.
+public enum ClockKey: DependencyKey {
+    public static func liveValue(_ dependencies: Dependencies) -> any Clock<Duration> { ContinuousClock() }
+    public static func deterministicValue(_ dependencies: Dependencies) -> any Clock<Duration> { VirtualClock() }
+}
+
+/// The random source; see ``Dependencies/random``.
+public enum RandomKey: DependencyKey {
+    public static func liveValue(_ dependencies: Dependencies) -> RandomSource { RandomSource() }
+    public static func deterministicValue(_ dependencies: Dependencies) -> RandomSource { RandomSource(seed: 1) }
+}
+
+/// The id source; see ``Dependencies/ids``.
+public enum IDKey: DependencyKey {
+    public static func liveValue(_ dependencies: Dependencies) -> IDSource { IDSource(random: dependencies.random) }
+    public static func deterministicValue(_ dependencies: Dependencies) -> IDSource { IDSource() }
 }

@@ -19,7 +19,7 @@ public final class OpenContext {
         do {
             return try Value(jsonValue: arguments[name] ?? .null)
         } catch {
-            throw OpenError("argument \"\(name)\": \(error)", data: ["argument": .string(name)])
+            throw OpenError("argument \"\(name)\": \(error)", data: ["argument": name])
         }
     }
 
@@ -27,34 +27,56 @@ public final class OpenContext {
     /// is: closing the session cancels it. Its changes carry no `cause`: no request made them.
     public func task(_ body: @escaping @MainActor () async -> Void) {
         let task = ChangeCause.$current.withValue(nil) {
-            Task { @MainActor in
-                await body()
-                VirtualClock.currentTaskWillEnd()
-            }
+            if let clock = dependencies.clock as? VirtualClock { return clock.run(body) }
+            return Task { @MainActor in await body() }
         }
         tasks.append(task)
     }
 }
 
 /// Why a session could not be opened; the factory may throw it with its own message and data.
+///
+/// ```swift
+/// throw OpenError("unknown element symbol \"Xx\"", data: UnknownSymbol(symbol: "Xx", known: symbols))
+/// ```
 public struct OpenError: Error, Sendable {
     public var message: String
+    /// What the error's `data` member carries: any `Encodable` value, coded as JSON.
     public var data: JSONValue?
 
-    public init(_ message: String, data: JSONValue? = nil) {
+    public init(_ message: String) {
         self.message = message
-        self.data = data
+    }
+
+    /// - Parameters:
+    ///   - message: what the client is told, after "Could not open TYPE: ".
+    ///   - data: machine-readable details, sent as the error's `data` (any `Encodable`).
+    public init<Data: Encodable>(_ message: String, data: Data) {
+        self.message = message
+        self.data = try? JSONValueEncoder().encode(data)
     }
 }
 
-/// What a command may throw to fail with a message and machine-readable data of its own choosing.
+/// What a command may throw to fail with a message and machine-readable detail of its own choosing.
 /// Any other error fails the command too, described by `String(describing:)`.
+///
+/// ```swift
+/// throw CommandError("The user API rejected Mallory", detail: Rejection(reason: "rejected"))
+/// ```
 public struct CommandError: Error, Sendable {
     public var message: String
-    public var data: JSONValue?
+    /// What the error's `data.detail` member carries: any `Encodable` value, coded as JSON.
+    public var detail: JSONValue?
 
-    public init(_ message: String, data: JSONValue? = nil) {
+    public init(_ message: String) {
         self.message = message
-        self.data = data
+    }
+
+    /// - Parameters:
+    ///   - message: what the client is told, after "Command "NAME" of TYPE failed: ".
+    ///   - detail: machine-readable details, sent as the error's `data.detail` (any `Encodable`).
+    public init<Detail: Encodable>(_ message: String, detail: Detail) {
+        self.message = message
+        self.detail = try? JSONValueEncoder().encode(detail)
     }
 }

@@ -44,7 +44,9 @@ extension Session {
             // changes go out with the request's first didChange. The task inherits the request's
             // ChangeCause, so every later step names it too. (No `withValue` here: its async form
             // would hop off the main actor and split that first turn.)
-            let task = Task.immediate { @MainActor in
+            let clock = table?.dependencies.clock as? VirtualClock
+            let clockTask = clock?.beginTask()
+            let task = VirtualClock.$taskNumber.withValue(clockTask) { Task.immediate { @MainActor in
                 let outcome: InvokeOutcome
                 do {
                     let result = try await body(model, arguments)
@@ -57,8 +59,8 @@ extension Session {
                 }
                 self.endRunning(command: commandIndex, number: number)
                 completion(outcome)
-                VirtualClock.currentTaskWillEnd()
-            }
+                if let clockTask { clock?.taskEnded(clockTask) }
+            } }
             track(task: task, number: number)
             return task
         }

@@ -1,11 +1,10 @@
-import Observation
-
 /// One live view model instance driven by a client, and what that client has been told about it.
 ///
-/// The session keeps, per observed member, the last value sent to the client. A member is marked
-/// dirty when the Observation machinery reports a change to anything its value was computed from;
-/// ``collectChanges()`` re-reads only dirty members, keeps those that differ from what was sent,
-/// and counts one revision for the lot.
+/// The session keeps, per observed member, the last value sent to the client (or written by it).
+/// One Observation tracking covers every observed member: any write to anything their values were
+/// computed from marks the whole session dirty, and ``collectChanges()`` re-reads the observed
+/// members, keeps those that differ exactly from what was sent, counts one revision for the lot,
+/// and tracks the new reads. See ``SessionTracking`` for why one tracking rather than one per member.
 ///
 /// Main actor only, like the view model.
 @MainActor
@@ -21,16 +20,17 @@ public final class Session {
     /// The request that caused the first pending change, if any.
     public private(set) var pendingCause: RequestID?
 
-    /// Per member, in one allocation: a session's footprint matters when a client opens thousands.
-    private var members: [MemberState]
-    private var dirtyMembers: [Int] = []
+    /// Per member, the last value the client was told (or wrote); nil while not observed.
+    private var lastSent: [JSONValue?]
+    private var isDirty = false
+    private var tracking: SessionTracking!
     private var runningCounts: [Int]
     /// Runs of async commands under way, by number; the task is nil until ``track(task:number:)``.
     private var runningTasks: [Int: Task<Void, Never>?] = [:]
     /// Work started by the factory with `OpenContext.task`, cancelled at close.
     private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
-    private weak var table: SessionTable?
+    private(set) weak var table: SessionTable?
 
     init(id: Int, type: ViewModelType, model: AnyObject, observing names: [String]?, key: String?,
          table: SessionTable) {
@@ -39,81 +39,79 @@ public final class Session {
         self.key = key
         self.model = model
         self.table = table
-        let count = type.members.count
-        members = Array(repeating: MemberState(isObserved: names == nil), count: count)
         runningCounts = Array(repeating: 0, count: type.commands.count)
-        for name in names ?? [] {
-            if let index = type.memberIndex(named: name) { members[index].isObserved = true }
+        lastSent = Array(repeating: nil, count: type.members.count)
+        let observed = names.map { Set($0.compactMap(type.memberIndex(named:))) }
+        for index in type.members.indices where observed?.contains(index) ?? true {
+            lastSent[index] = .null  // observed; the real value comes from the first tracked read
         }
-        for index in 0..<count where members[index].isObserved {
-            members[index].lastSent = arm(index)
-        }
+        tracking = SessionTracking { [weak self] in self?.markDirty() }
+        rearm { index, value in lastSent[index] = value }
     }
 
     /// The current value of every observed member, in declaration order.
     public func state() -> JSONObject {
-        var state = JSONObject(minimumCapacity: members.count)
-        for index in members.indices where members[index].isObserved {
+        var state = JSONObject(minimumCapacity: lastSent.count)
+        for index in lastSent.indices where lastSent[index] != nil {
             state.append(type.memberNames[index], read(index))
         }
         return state
     }
 
-    /// Narrows (or widens) what the client is told about to `names`; returns the state of that set.
-    /// Unknown names must have been rejected by the caller.
+    /// Narrows (or widens) what the client is told about to `names`; returns the state of that set,
+    /// which the client takes as its new starting point. Unknown names must have been rejected by
+    /// the caller.
     public func observe(_ names: [String]) -> JSONObject {
         let wanted = Set(names.compactMap(type.memberIndex(named:)))
-        for index in members.indices {
-            let isWanted = wanted.contains(index)
-            if isWanted, !members[index].isObserved { members[index].lastSent = arm(index) }
-            if !isWanted { members[index].lastSent = nil }
-            members[index].isObserved = isWanted
+        for index in lastSent.indices {
+            lastSent[index] = wanted.contains(index) ? .null : nil
         }
+        isDirty = false
+        rearm { index, value in lastSent[index] = value }
         return state()
     }
 
-    /// Stores a client's value in a field. What the client wrote is recorded as sent, so it is not
-    /// echoed back unless the model ends up holding something else — a value the model changed, or
-    /// one its type could not hold exactly (16777217 in a Float).
+    /// Stores a client's value in a field, and records that the client now holds it, so that it is
+    /// not echoed back — unless the model ends up holding something else: a value the model changed,
+    /// or one its type could not hold exactly (16777217 in a Float). Then the stored value is sent.
     public func setField(_ name: String, to value: JSONValue) throws(SessionError) {
         guard let index = type.memberIndex(named: name) else {
             throw .unknownField(name, known: type.memberNames)
         }
-        guard case .property(let property) = type.members[index], let write = type.properties[property].write else {
+        guard case .property(let property) = type.members[index],
+              let write = type.properties[property].write else {
             throw .readOnlyField(name)
         }
+        let before = read(index)
         do {
             try write(model, value)
         } catch {
             throw .wrongValueType(field: name, error)
         }
-        if members[index].isObserved { members[index].lastSent = value }
+        let after = read(index)
+        if after.isSwiftEqual(to: before), !after.isSameValue(as: before) {
+            // The setter saw "no change" by Swift's `==` and told Observation nothing, yet the model
+            // now holds another value (-0.0 for 0, "e\u{301}" for "\u{E9}"): what was derived from it
+            // may differ too. Re-read everything rather than leave the client believing the old.
+            markDirty()
+        }
+        guard lastSent[index] != nil else { return }
+        lastSent[index] = value
+        if !after.isSameValue(as: value) { markDirty() }
     }
 
-    /// Re-reads the dirty members; returns those whose value differs from what was last sent, and
-    /// counts a new revision if there are any.
+    /// Re-reads the observed members if anything they depend on changed; returns those whose value
+    /// differs from what was last sent, and counts a new revision if there are any.
     public func collectChanges() -> JSONObject? {
-        guard !dirtyMembers.isEmpty else { return nil }
-        // Swapped out, so that a member marked while these are re-read waits for the next
-        // collection; the buffer is handed back afterwards to save an allocation per turn.
-        var pending: [Int] = []
-        swap(&pending, &dirtyMembers)
-        pending.sort()
-        defer {
-            if dirtyMembers.isEmpty {
-                pending.removeAll(keepingCapacity: true)
-                dirtyMembers = pending
-            }
-        }
+        guard isDirty, !isClosed else { return nil }
+        isDirty = false
         pendingCause = nil
         var changes = JSONObject()
-        for index in pending {
-            members[index].isDirty = false
-            guard members[index].isObserved, !isClosed else { continue }
-            let value = arm(index)
-            if !(members[index].lastSent.map { value.isSameValue(as: $0) } ?? false) {
-                members[index].lastSent = value
+        rearm { index, value in
+            guard let sent = lastSent[index], value.isSameValue(as: sent) else {
+                lastSent[index] = value
                 changes.append(type.memberNames[index], value)
+                return
             }
         }
         guard !changes.isEmpty else { return nil }
@@ -128,13 +126,14 @@ public final class Session {
         ownedTasks += tasks
     }
 
-    /// Cancels the session's running commands and tasks; later changes of its model are ignored.
+    /// Cancels the session's running commands, its tasks and its tracking: a closed session leaves
+    /// nothing registered with its model, or with a store other sessions share.
     func close() {
         isClosed = true
+        tracking.cancel()
         for task in runningTasks.values { task?.cancel() }
         for task in ownedTasks { task.cancel() }
         ownedTasks.removeAll()
-        dirtyMembers.removeAll()
     }
 
     // MARK: Reading and tracking
@@ -147,24 +146,21 @@ public final class Session {
         }
     }
 
-    /// Reads a member while registering for the next change of anything the read touched.
-    private func arm(_ index: Int) -> JSONValue {
-        if case .running = type.members[index] { return read(index) }
-        return withObservationTracking {
-            read(index)
-        } onChange: { [weak self] in
-            runOnMainActor { self?.markDirty(index) }
+    /// Reads every observed member, in order, under a new tracking that replaces the old one, and
+    /// hands each value to `body`.
+    private func rearm(_ body: (Int, JSONValue) -> Void) {
+        tracking.track {
+            for index in lastSent.indices where lastSent[index] != nil {
+                body(index, read(index))
+            }
         }
     }
 
-    func markDirty(_ index: Int) {
-        guard !members[index].isDirty, !isClosed else { return }
-        members[index].isDirty = true
-        if dirtyMembers.isEmpty {
-            pendingCause = ChangeCause.current
-            table?.sessionBecameDirty(self)
-        }
-        dirtyMembers.append(index)
+    func markDirty() {
+        guard !isDirty, !isClosed else { return }
+        isDirty = true
+        pendingCause = ChangeCause.current
+        table?.sessionBecameDirty(self)
     }
 
     // MARK: Commands
@@ -172,7 +168,7 @@ public final class Session {
     /// Counts a command run as started; returns its number, for ``track(task:number:)`` and ``endRunning(command:number:)``.
     func beginRunning(command: Int) -> Int {
         runningCounts[command] += 1
-        markDirty(type.runningMemberIndex(ofCommand: command))
+        markDirty()
         nextTaskNumber += 1
         runningTasks[nextTaskNumber] = .some(nil)
         return nextTaskNumber
@@ -187,16 +183,6 @@ public final class Session {
     func endRunning(command: Int, number: Int) {
         runningCounts[command] -= 1
         runningTasks[number] = nil
-        markDirty(type.runningMemberIndex(ofCommand: command))
+        markDirty()
     }
-}
-
-/// What a session knows of one member of its state.
-private struct MemberState {
-    var isObserved: Bool
-    var isDirty = false
-    /// The value the client was last told, or wrote itself; nil while not observed.
-    var lastSent: JSONValue?
-
-    init(isObserved: Bool) { self.isObserved = isObserved }
 }

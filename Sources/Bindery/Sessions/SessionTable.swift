@@ -15,7 +15,7 @@ public final class SessionTable {
     public var isInTurn = false
 
     private var sessions: [Int: Session] = [:]
-    private var sessionsByKey: [String: Session] = [:]
+    private var sessionsByKey: [ExactKey: Session] = [:]
     private var nextID = 1
     private var dirtySessions: [Session] = []
     private var deferredCallScheduled = false
@@ -31,7 +31,7 @@ public final class SessionTable {
     public func session(_ id: Int) -> Session? { sessions[id] }
 
     /// The open session holding `key`, if any.
-    public func session(forKey key: String) -> Session? { sessionsByKey[key] }
+    public func session(forKey key: String) -> Session? { sessionsByKey[ExactKey(key)] }
 
     /// Makes a new instance of `type` and starts tracking it. Errors thrown by the type's factory pass through.
     ///
@@ -39,7 +39,7 @@ public final class SessionTable {
     /// SwiftUI's `@StateObject` keeps its view model while the view lives; closing it frees the key.
     public func open(_ type: ViewModelType, arguments: JSONObject, observing names: [String]?,
                      key: String? = nil) throws -> Session {
-        if let key, let existing = sessionsByKey[key] {
+        if let key, let existing = sessionsByKey[ExactKey(key)] {
             guard existing.type === type else { throw KeyInUse(key: key, type: existing.type.name) }
             return existing
         }
@@ -49,7 +49,7 @@ public final class SessionTable {
         session.own(context.tasks)
         nextID += 1
         sessions[session.id] = session
-        if let key { sessionsByKey[key] = session }
+        if let key { sessionsByKey[ExactKey(key)] = session }
         return session
     }
 
@@ -63,7 +63,7 @@ public final class SessionTable {
     @discardableResult
     public func close(_ id: Int) -> Bool {
         guard let session = sessions.removeValue(forKey: id) else { return false }
-        if let key = session.key { sessionsByKey[key] = nil }
+        if let key = session.key { sessionsByKey[ExactKey(key)] = nil }
         session.close()
         dirtySessions.removeAll { $0 === session }
         return true
@@ -93,4 +93,11 @@ public final class SessionTable {
             self.onDeferredChanges?()
         }
     }
+}
+
+/// A session key compared by its Unicode scalars: the client's opaque name. Swift's `String`
+/// equality would make "\u{E9}" and "e\u{301}", or "K" and KELVIN SIGN, one key.
+private struct ExactKey: Hashable {
+    let utf8: [UInt8]
+    init(_ key: String) { utf8 = Array(key.utf8) }
 }

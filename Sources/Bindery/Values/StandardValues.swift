@@ -61,10 +61,13 @@ extension Float: BinderyValue {
     public var jsonValue: JSONValue { isFinite ? .double(Double(description) ?? Double(self)) : .null }
     public init(jsonValue: JSONValue) throws(ValueError) {
         let value = try Double(jsonValue: jsonValue)
-        guard abs(value) <= Double(Float.greatestFiniteMagnitude) else {
+        // Accept whatever rounds to a finite Float, so that every value Bindery writes (Float.max is
+        // written 3.4028235e+38, a little above it) is accepted back.
+        let rounded = Float(value)
+        guard rounded.isFinite else {
             throw ValueError(expected: "number", found: "\(value)", reason: "out of range for a 32-bit float")
         }
-        self = Float(value)
+        self = rounded
     }
 }
 

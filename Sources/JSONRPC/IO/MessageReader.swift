@@ -13,15 +13,27 @@ import Synchronization
 /// once each time the queue goes from empty to non-empty, so the consumer can schedule one drain
 /// for any number of messages.
 ///
-/// Backpressure: when `queueLimit` messages wait untaken, the thread stops reading until the
-/// consumer takes them. A consumer that stalls (because the client stopped reading its answers, so
-/// writing blocks) therefore stalls the reading too, and the client's own writes block in the pipe:
-/// memory stays bounded by the queue limit and the message size limit.
+/// Backpressure: when `limits.readAhead` messages, or `limits.readAheadBytes` bytes of bodies, wait
+/// untaken, the thread stops reading until the consumer takes them. A consumer that stalls (because
+/// the client stopped reading its answers, so writing blocks) therefore stalls the reading too, and
+/// the client's own writes block in the pipe: memory stays bounded by these limits plus one message.
 public final class MessageReader: Sendable {
+    /// What the reader refuses or holds back.
+    public struct Limits: Sendable, Equatable {
+        /// The largest message body read; a larger one is skipped and reported.
+        public var messageSize = 16 << 20
+        /// The deepest nesting of arrays and objects parsed.
+        public var depth = JSONParser.defaultMaximumDepth
+        /// Messages read ahead of the consumer before reading pauses.
+        public var readAhead = 4096
+        /// Bytes of bodies read ahead of the consumer before reading pauses (one message is always let in).
+        public var readAheadBytes = 4 << 20
+
+        public init() {}
+    }
+
     public let fileDescriptor: Int32
-    private let maximumDepth: Int
-    private let maximumMessageSize: Int
-    private let queueLimit: Int
+    private let limits: Limits
     private let state = Mutex(State())
     private let detected = Mutex<Framing?>(nil)
     /// Signalled by ``takeAll()`` when the reading thread waits for room in the queue.
@@ -29,15 +41,13 @@ public final class MessageReader: Sendable {
 
     private struct State {
         var queue: [Inbound] = []
+        var queuedBytes = 0
         var isWaitingForRoom = false
     }
 
-    public init(fileDescriptor: Int32, maximumMessageSize: Int = 16 << 20,
-                maximumDepth: Int = JSONParser.defaultMaximumDepth, queueLimit: Int = 4096) {
+    public init(fileDescriptor: Int32, limits: Limits = Limits()) {
         self.fileDescriptor = fileDescriptor
-        self.maximumMessageSize = maximumMessageSize
-        self.maximumDepth = maximumDepth
-        self.queueLimit = queueLimit
+        self.limits = limits
     }
 
     /// The framing the client uses, once its first byte has arrived.
@@ -53,6 +63,7 @@ public final class MessageReader: Sendable {
         let (items, wasWaiting) = state.withLock { state in
             let items = state.queue
             state.queue = []
+            state.queuedBytes = 0
             defer { state.isWaitingForRoom = false }
             return (items, state.isWaitingForRoom)
         }
@@ -61,7 +72,7 @@ public final class MessageReader: Sendable {
     }
 
     private func readLoop(onReadable: @Sendable () -> Void) {
-        var decoder = FrameDecoder(maximumMessageSize: maximumMessageSize)
+        var decoder = FrameDecoder(maximumMessageSize: limits.messageSize)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
         defer { chunk.deallocate() }
         while true {
@@ -87,7 +98,7 @@ public final class MessageReader: Sendable {
             return .malformed(.parseError(message), body: [])
         case .frame(let body):
             do {
-                return .message(try JSONParser.parse(body, maximumDepth: maximumDepth), body: body)
+                return .message(try JSONParser.parse(body, maximumDepth: limits.depth), body: body)
             } catch {
                 return .malformed(.parseError(error.description), body: body)
             }
@@ -95,13 +106,25 @@ public final class MessageReader: Sendable {
     }
 
     private func deliver(_ items: [Inbound], onReadable: @Sendable () -> Void) {
+        let bytes = items.reduce(0) { $0 + $1.bodySize }
         let (wasEmpty, mustWait) = state.withLock { state in
             let wasEmpty = state.queue.isEmpty
             state.queue.append(contentsOf: items)
-            state.isWaitingForRoom = state.queue.count >= queueLimit
+            state.queuedBytes += bytes
+            state.isWaitingForRoom = state.queue.count >= limits.readAhead || state.queuedBytes >= limits.readAheadBytes
             return (wasEmpty, state.isWaitingForRoom)
         }
         if wasEmpty { onReadable() }
         if mustWait { room.wait() }
+    }
+}
+
+extension Inbound {
+    /// The size of the body it carries, for the read-ahead bound.
+    var bodySize: Int {
+        switch self {
+        case .message(_, let body), .malformed(_, let body): body.count
+        case .end: 0
+        }
     }
 }

@@ -1,18 +1,54 @@
 extension JSONValue {
-    /// Whether two values mean the same on the wire: like `==`, except that an integer and a
-    /// number are the same when they are numerically equal (`3` and `3.0`), at any depth.
+    /// Whether two values are the same on the wire, exactly: what a client that holds one would
+    /// also hold after being sent the other.
     ///
-    /// Bindery compares what a client wrote (`3`) with what the model then holds (`3.0` in a
-    /// Double field) this way, so that only real differences are sent back.
+    /// Stricter than `==` where Swift's equality hides a difference a client can see: strings are
+    /// compared by their Unicode scalars (`"\u{E9}"` and `"e\u{301}"` differ, though Swift calls them
+    /// equal), and numbers by value *and* sign (`-0.0` and `0` differ). Looser in one way only: an
+    /// integer and a number with the same exact value are the same (`3` and `3.0`), at any depth,
+    /// so that a client that wrote `3` into a Double field is not told `3.0`.
+    ///
+    /// Bindery diffs every value it sends with this test, and compares what a client wrote with
+    /// what the model then holds the same way.
     public func isSameValue(as other: JSONValue) -> Bool {
         switch (self, other) {
+        case (.null, .null):
+            return true
+        case (.bool(let left), .bool(let right)):
+            return left == right
+        case (.int(let left), .int(let right)):
+            return left == right
+        case (.double(let left), .double(let right)):
+            return left.bitPattern == right.bitPattern
         case (.int(let left), .double(let right)), (.double(let right), .int(let left)):
-            return Double(exactly: left) == right
+            // -0.0 is not the integer 0: its sign shows on the wire and in what a model derives.
+            return Double(exactly: left) == right && right.sign == .plus
+        case (.string(let left), .string(let right)):
+            return left.utf8.elementsEqual(right.utf8)
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { $0.isSameValue(as: $1) }
         case (.object(let left), .object(let right)):
             return left.count == right.count && zip(left.members, right.members).allSatisfy {
-                $0.key == $1.key && $0.value.isSameValue(as: $1.value)
+                $0.key.utf8.elementsEqual($1.key.utf8) && $0.value.isSameValue(as: $1.value)
+            }
+        default:
+            return false
+        }
+    }
+
+    /// Whether Swift's own `==` would call the two values equal: strings by canonical equivalence,
+    /// numbers by value (`-0.0 == 0`). An `@Observable` setter skips its change notification when
+    /// the new value is `==` to the old, so a pair that is `isSwiftEqual` but not ``isSameValue(as:)``
+    /// is a change that Observation does not report.
+    public func isSwiftEqual(to other: JSONValue) -> Bool {
+        switch (self, other) {
+        case (.int(let left), .double(let right)), (.double(let right), .int(let left)):
+            return Double(exactly: left) == right
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { $0.isSwiftEqual(to: $1) }
+        case (.object(let left), .object(let right)):
+            return left.count == right.count && zip(left.members, right.members).allSatisfy {
+                $0.key == $1.key && $0.value.isSwiftEqual(to: $1.value)
             }
         default:
             return self == other

@@ -1,5 +1,6 @@
 import Bindery
 
+/// The methods about the server itself: `initialize`, `shutdown`, `viewModels/describe`.
 extension Server {
     /// The protocol revision a client can check; bumped on any incompatible change to protocol.md.
     static let protocolVersion = 1
