@@ -12,8 +12,10 @@ let package = Package(
     targets: [
         // Transport: JSON values, JSON-RPC messages, framing, stdio connection. Knows no view models.
         .target(name: "JSONRPC"),
+        // SplitMix64: the one seeded generator of the runtime, the property tests and the fuzzers.
+        .target(name: "SeededRandom"),
         // What a view-model author imports: exposure, value coding, schema, change tracking.
-        .target(name: "Bindery", dependencies: ["JSONRPC"]),
+        .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom"]),
         // The protocol methods over sessions, recording, the stdio entry point.
         .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"]),
         // The view models of the seed articles.
@@ -26,7 +28,7 @@ let package = Package(
         // The raw-pipe baseline the benchmarks compare against: canned answers, no JSON parsing.
         .executableTarget(name: "rawpipe", path: "Benchmarks/rawpipe"),
 
-        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "SeededRandom"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "SeedViewModels"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels"]),
     ],

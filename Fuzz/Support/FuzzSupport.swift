@@ -13,19 +13,9 @@ import Darwin
 /// reproducers in Fuzz/findings/ crash again: `FUZZ_STRICT=1 scripts/fuzz repro framer FILE`.
 let strictMode = getenv("FUZZ_STRICT").map { String(cString: $0) == "1" } ?? false
 
-/// SplitMix64: a tiny deterministic generator, seeded from the input so a crash reproduces exactly.
-struct FuzzRNG {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
-}
+/// The fuzzers' generator: Sources/SeededRandom's SplitMix64 (compiled in by scripts/fuzz), seeded
+/// from the input so a crash reproduces exactly.
+typealias FuzzRNG = SplitMix64
 
 /// FNV-1a over the input: the seed for whatever the target derives "at random" from it.
 func fnv1a(_ bytes: [UInt8]) -> UInt64 {

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 
 import JSONRPC
@@ -234,20 +235,5 @@ private func parseError(bytes: [UInt8]) -> JSONParseError? {
         let shallow = JSONParseError(message: "nesting deeper than 2 levels", offset: 2)
         #expect(parseError("[[[]]]", maximumDepth: 2) == shallow)
         #expect(parseError("[[],[]]", maximumDepth: 2) == nil)
-    }
-}
-
-/// A small seeded generator, so that the randomized cases are the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import SeededRandom
 import Testing
 import JSONRPC
 
@@ -9,7 +10,7 @@ import JSONRPC
     /// one byte at a time.
     @Test func anySplitDecodesToTheSameFrames() {
         for seed in UInt64(0)..<1000 {
-            var rng = PropertyRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let framing: Framing = rng.bool() ? .contentLength : .newlineDelimited
             let bodies = (0...rng.int(5)).map { _ in JSONWriter.bytes(rng.message()) }
             var stream: [UInt8] = []
@@ -35,7 +36,7 @@ import JSONRPC
     /// again gives the same bytes, which also tells -0.0 from 0.0 and catches a double off by one ulp.
     @Test func writeThenParseIsTheIdentity() {
         for seed in UInt64(0)..<2000 {
-            var rng = PropertyRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let value = rng.value(depth: 6)
             guard !roundTrips(value) else { continue }
             let culprit = smallestFailingPart(of: value)
@@ -52,7 +53,7 @@ import JSONRPC
     /// cost no valid message.
     @Test func garbageNeverWedgesTheDecoder() {
         for seed in UInt64(0)..<1000 {
-            var rng = PropertyRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let maximumMessageSize = rng.pick([64 << 20, 256, 16, 1])
             let framing: Framing = rng.bool() ? .contentLength : .newlineDelimited
             var stream: [UInt8] = []
@@ -139,23 +140,9 @@ import JSONRPC
     }
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014), the file's own copy: a few lines, full period, good enough to drive tests.
-private struct PropertyRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<bound (0 when bound ≤ 1).
-    mutating func int(_ bound: Int) -> Int { bound <= 1 ? 0 : Int(next() % UInt64(bound)) }
-    mutating func bool() -> Bool { next() & 1 == 0 }
-    mutating func pick<T>(_ choices: [T]) -> T { choices[int(choices.count)] }
+/// The property tests' draws, on the shared SplitMix64.
+private extension SplitMix64 {
+    mutating func int(_ bound: Int) -> Int { below(bound) }
 
     /// Sorted distinct cut points strictly inside 0..<count.
     mutating func cuts(in count: Int) -> [Int] {
@@ -205,7 +192,7 @@ private struct PropertyRandom {
 
     /// A JSON-RPC request or notification, or now and then a batch of them.
     mutating func message() -> JSONValue {
-        func one(_ rng: inout PropertyRandom) -> JSONValue {
+        func one(_ rng: inout SplitMix64) -> JSONValue {
             var object: JSONObject = ["jsonrpc": "2.0", "method": .string(rng.string())]
             if rng.bool() { object.append("id", .int(rng.int(1000))) }
             object.append("params", rng.value(depth: 3))

@@ -1,3 +1,5 @@
+import SeededRandom
+
 /// Randomness, as a view model may use it: seeded under `--deterministic`, the system's otherwise.
 @MainActor
 public final class RandomSource {
@@ -24,20 +26,5 @@ public final class RandomSource {
     public func next() -> UInt64 {
         if seeded != nil { return seeded!.next() }
         return system.next()
-    }
-}
-
-/// SplitMix64: small, fast, and the same everywhere; good enough for fake weights and dice.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
