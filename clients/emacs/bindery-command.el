@@ -1,0 +1,209 @@
+;;; bindery-command.el --- The buttons of a Bindery form  -*- lexical-binding: t -*-
+
+;; This file is part of the Bindery Emacs package; see bindery.el.
+
+;;; Commentary:
+
+;; One push-button per command of the view model, with its state next
+;; to it ("running…", "(disabled)") and its result or error on the line
+;; under it.  Commands are invoked asynchronously, so Emacs never waits
+;; for one, and cancelled with `$/cancelRequest'.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'wid-edit)
+(require 'jsonrpc)
+;; Find the sibling files even when this one is loaded or compiled by
+;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
+(eval-and-compile
+  (let ((load-path (cons (file-name-directory
+                          (or load-file-name
+                              (bound-and-true-p byte-compile-current-file)
+                              buffer-file-name
+                              default-directory))
+                         load-path)))
+    (require 'bindery-daemon)
+    (require 'bindery-value)
+    (require 'bindery-form)))
+
+(defface bindery-result '((t :inherit success))
+  "Face of a command's result, under its button."
+  :group 'bindery)
+
+(defface bindery-running '((t :inherit warning))
+  "Face of the \"running…\" note next to a command that runs."
+  :group 'bindery)
+
+(defface bindery-disabled '((t :inherit shadow))
+  "Face of a button whose command is disabled."
+  :group 'bindery)
+
+(cl-defstruct (bindery--command (:constructor bindery--command-create)
+                                (:copier nil))
+  "One command of a form, with the ids of its invocations still running."
+  name label schema button status result ids)
+
+(defcustom bindery-command-timeout nil
+  "Seconds after which a running command is given up on; nil waits forever."
+  :type '(choice (const :tag "Never" nil) number)
+  :group 'bindery)
+
+(defun bindery--commands-insert (schemas)
+  "Insert a button per command of SCHEMAS; return the slots to finalize."
+  (setq bindery--commands
+        (mapcar (lambda (s)
+                  (bindery--command-create :name (plist-get s :name)
+                                           :label (plist-get s :label)
+                                           :schema s))
+                schemas))
+  (cl-loop for command in bindery--commands
+           do (bindery--insert-command command)
+           collect (bindery--command-status command)
+           collect (bindery--command-result command)))
+
+(defun bindery--commands-update (&optional names)
+  "Show the state of the commands NAMES (all when nil) next to their buttons."
+  (dolist (command bindery--commands)
+    (when (or (null names) (member (bindery--command-name command) names))
+      (bindery--command-render command))))
+
+(defun bindery--commands-stop ()
+  "Forget the invocations in flight: the daemon is gone."
+  (dolist (command bindery--commands)
+    (setf (bindery--command-ids command) nil)
+    (bindery--command-render command)))
+
+(defun bindery--insert-command (command)
+  "Insert COMMAND's button, its status and the line for its result."
+  (let ((button (widget-create 'push-button
+                               :notify #'bindery--command-notify
+                               :bindery-command command
+                               (bindery--command-label command))))
+    (widget-put button :bindery-face
+                (overlay-get (widget-get button :button-overlay) 'face))
+    (setf (bindery--command-button command) button
+          (bindery--command-status command) (bindery--slot-create))
+    (insert "\n")
+    (setf (bindery--command-result command) (bindery--slot-create))))
+
+(defun bindery--command-enabled-p (command)
+  "Non-nil unless the state says COMMAND is disabled."
+  (not (eq (gethash (concat (bindery--command-name command) ".enabled")
+                    bindery--state t)
+           :json-false)))
+
+(defun bindery--command-running-p (command)
+  "Non-nil while COMMAND runs: its state says so, or an invoke is pending."
+  (or (bindery--command-ids command)
+      (eq (gethash (concat (bindery--command-name command) ".running")
+                   bindery--state)
+          t)))
+
+(defun bindery--command-render (command)
+  "Show whether COMMAND is running or disabled, next to its button."
+  (let ((enabled (and (not bindery--dead) (bindery--command-enabled-p command)))
+        (button (bindery--command-button command)))
+    (overlay-put (widget-get button :button-overlay) 'face
+                 (if enabled (widget-get button :bindery-face) 'bindery-disabled))
+    (bindery--slot-set (bindery--command-status command)
+                       (cond (bindery--dead "")
+                             ((bindery--command-running-p command)
+                              (propertize " running…" 'face 'bindery-running))
+                             ((not enabled)
+                              (propertize " (disabled)" 'face 'bindery-disabled))
+                             (t "")))))
+
+(defun bindery--command-notify (widget &rest _)
+  "Invoke the command of the button WIDGET."
+  (bindery--command-press (widget-get widget :bindery-command)))
+
+(defun bindery--command-show (command text face)
+  "Show TEXT in FACE on the line under COMMAND's button (nil clears it)."
+  (bindery--slot-set (bindery--command-result command)
+                     (if text (concat "    " text "\n") "")
+                     face))
+
+(defun bindery--command-press (command &optional args)
+  "Invoke COMMAND with ARGS, after sending what was typed; do not wait for it.
+A command that takes arguments asks for them as JSON when ARGS is nil."
+  (bindery--flush-fields)
+  (cond
+   ((not (bindery--live-p)) (message "%s" (bindery--dead-message)))
+   ((not (bindery--command-enabled-p command))
+    (message "%s is disabled" (bindery--command-label command)))
+   (t
+    (let* ((buffer (current-buffer))
+           (schema (bindery--command-schema command))
+           (args (or args
+                     (and (plist-get schema :args)
+                          (bindery--read-json
+                           (read-string (format "%s arguments (JSON): "
+                                                (bindery--command-label command)))))))
+           (params (append (list :session bindery--session
+                                 :command (bindery--command-name command))
+                           (and args (list :args args))))
+           id)
+      (setq id (bindery--async
+                bindery--conn :invoke params
+                :timeout bindery-command-timeout
+                :success (lambda (result)
+                           (bindery--in buffer
+                             (bindery--command-done command id result nil)))
+                :error (lambda (error)
+                         (bindery--in buffer
+                           (bindery--command-done command id nil error)))))
+      (push id (bindery--command-ids command))
+      (bindery--command-show command nil nil)
+      (bindery--command-render command)))))
+
+(defun bindery--command-done (command id result error)
+  "Show how the invoke ID of COMMAND ended: RESULT, or ERROR (a plist)."
+  (setf (bindery--command-ids command) (delete id (bindery--command-ids command)))
+  (if error
+      (let ((message (or (plist-get error :message) "failed")))
+        (bindery--command-show command (concat "! " message) 'bindery-error)
+        (message "%s: %s" (bindery--command-label command) message))
+    (let ((value (plist-get result :result)))
+      (bindery--command-show command
+                             (concat "=> " (if value (bindery--format-inline value)
+                                             "done"))
+                             'bindery-result)))
+  (bindery--command-render command))
+
+(defun bindery--command-at-point ()
+  "Return the command whose button is at point, or nil."
+  (let ((widget (widget-at (point))))
+    (and widget (widget-get widget :bindery-command))))
+
+(defun bindery-invoke (&optional command)
+  "Invoke COMMAND: the one at point, the form's only one, or one asked for."
+  (interactive)
+  (let ((command
+         (or command (bindery--command-at-point)
+             (pcase bindery--commands
+               ('() (user-error "This form has no commands"))
+               (`(,only) only)
+               (all (let ((label (completing-read
+                                  "Invoke: " (mapcar #'bindery--command-label all)
+                                  nil t)))
+                      (cl-find label all :key #'bindery--command-label
+                               :test #'equal)))))))
+    (bindery--command-press command)))
+
+(defun bindery-cancel ()
+  "Cancel the running command at point, or every command of the form running."
+  (interactive)
+  (let* ((at (bindery--command-at-point))
+         (commands (if (and at (bindery--command-ids at)) (list at)
+                     (cl-remove-if-not #'bindery--command-ids bindery--commands))))
+    (cond ((not (bindery--live-p)) (message "%s" (bindery--dead-message)))
+          ((null commands) (message "No command of this form is running"))
+          (t (dolist (command commands)
+               (dolist (id (bindery--command-ids command))
+                 (jsonrpc-notify bindery--conn '$/cancelRequest (list :id id))))
+             (message "Cancelling %s…"
+                      (mapconcat #'bindery--command-label commands ", "))))))
+
+(provide 'bindery-command)
+;;; bindery-command.el ends here

@@ -1,0 +1,349 @@
+;;; bindery-daemon.el --- Start, talk to and stop binderyd  -*- lexical-binding: t -*-
+
+;; This file is part of the Bindery Emacs package; see bindery.el.
+
+;;; Commentary:
+
+;; One `binderyd' per Emacs, started on first use and spoken to through
+;; `jsonrpc.el'.  This file knows nothing of forms: a form registers a
+;; handler per session, and the connection calls it with `didChange'
+;; notifications and with the news that the daemon is gone.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'eieio)
+(require 'jsonrpc)
+
+(defgroup bindery nil
+  "Forms for the view models hosted by binderyd."
+  :group 'tools
+  :prefix "bindery-")
+
+(defcustom bindery-command nil
+  "Program and arguments that start binderyd, as a list of strings.
+When nil, the daemon is found from the environment variable
+BINDERYD, then `binderyd' on the variable `exec-path', then this repository's
+.build/release/binderyd and .build/debug/binderyd."
+  :type '(choice (const :tag "Find it" nil) (repeat string)))
+
+(defcustom bindery-arguments nil
+  "Extra arguments given to binderyd, for example (\"--deterministic\")."
+  :type '(repeat string))
+
+(defcustom bindery-events-buffer-size 0
+  "How many characters of JSON-RPC traffic `jsonrpc.el' keeps.
+0 keeps none; nil keeps all, in the buffer *bindery events*."
+  :type '(choice (const :tag "Unlimited" nil) integer))
+
+(defconst bindery--directory
+  (file-name-directory
+   (or load-file-name (bound-and-true-p byte-compile-current-file)
+       buffer-file-name default-directory))
+  "Directory of the Bindery Emacs package, to find the repository's build.")
+
+(defvar bindery--current nil
+  "The live connection to binderyd, or nil when none runs.")
+
+(defclass bindery--connection (jsonrpc-process-connection)
+  ((sessions :initform (make-hash-table) :accessor bindery--conn-sessions
+             :documentation "Session id -> handler of (EVENT DATA).")
+   (early :initform (make-hash-table) :accessor bindery--conn-early
+          :documentation "Session id -> notifications that came before its form.")
+   (process :initarg :bindery-process :accessor bindery--conn-process
+            :documentation "The daemon's process.")
+   (schemas :initform nil :accessor bindery--conn-schemas
+            :documentation "The view model schemas `initialize' returned.")
+   (command :initarg :command :accessor bindery--conn-command
+            :documentation "The command line the daemon was started with.")
+   (last-id :initform nil :accessor bindery--conn-last-id
+            :documentation "Id of the last request written, to cancel it.")
+   (stopping :initform nil :accessor bindery--conn-stopping
+             :documentation "Non-nil once we asked the daemon to end."))
+  :documentation "A connection to one binderyd process.")
+
+;; `jsonrpc-async-request' returns nil in jsonrpc 1.0.14, yet
+;; `$/cancelRequest' needs the id; remember it as it goes out.
+(cl-defmethod jsonrpc-connection-send :before ((conn bindery--connection)
+                                               &rest args)
+  "Remember the id of the request in ARGS that CONN is about to send."
+  (let ((id (plist-get args :id)))
+    (when (and id (plist-get args :method))
+      (setf (bindery--conn-last-id conn) id))))
+
+;;; Finding and starting the daemon
+
+(defun bindery--daemon-command ()
+  "Return the command line that starts binderyd, or signal `user-error'."
+  (append
+   (or bindery-command
+       (let ((env (getenv "BINDERYD")))
+         (and env (not (equal env "")) (list env)))
+       (let ((found (executable-find "binderyd")))
+         (and found (list found)))
+       (cl-loop for build in '("release" "debug")
+                for file = (expand-file-name
+                            (concat "../../.build/" build "/binderyd")
+                            bindery--directory)
+                when (file-executable-p file) return (list file))
+       (user-error "Cannot find binderyd: set `bindery-command' or BINDERYD"))
+   bindery-arguments))
+
+(defun bindery--log-buffer ()
+  "Return the buffer that collects the daemon's standard error."
+  (or (get-buffer "*bindery-log*")
+      (with-current-buffer (get-buffer-create "*bindery-log*")
+        (special-mode)
+        (current-buffer))))
+
+(defun bindery--log (format-string &rest args)
+  "Append FORMAT-STRING formatted with ARGS to *bindery-log*."
+  (bindery--log-insert (concat (apply #'format format-string args) "\n")))
+
+(defun bindery--log-insert (text)
+  "Append TEXT at the end of *bindery-log*, following it if point was there."
+  (with-current-buffer (bindery--log-buffer)
+    (let ((inhibit-read-only t)
+          (at-end (= (point) (point-max))))
+      (save-excursion
+        (goto-char (point-max))
+        (insert text))
+      (when at-end (goto-char (point-max))))))
+
+(defun bindery--stderr-filter (_proc text)
+  "Copy TEXT the daemon wrote on stderr into *bindery-log*."
+  (bindery--log-insert text))
+
+(defun bindery--start ()
+  "Start binderyd, initialize it and return the connection."
+  (let* ((command (let ((command (bindery--daemon-command)))
+                    ;; Checked first: a program that cannot run would
+                    ;; only show as a dead pipe.
+                    (unless (executable-find (car command))
+                      (user-error "Cannot run %s: not an executable program"
+                                  (car command)))
+                    command))
+         ;; A form's directory may be remote or gone; the daemon needs none.
+         (default-directory (expand-file-name "~/"))
+         (stderr (make-pipe-process :name "binderyd stderr"
+                                    :buffer (bindery--log-buffer)
+                                    :coding 'utf-8-unix
+                                    :noquery t
+                                    :filter #'bindery--stderr-filter
+                                    :sentinel #'ignore))
+         (process (condition-case err
+                      (make-process :name "binderyd"
+                                    :command command
+                                    :connection-type 'pipe
+                                    :coding 'utf-8-emacs-unix
+                                    :noquery t
+                                    :stderr stderr)
+                    (error (delete-process stderr)
+                           (user-error "Cannot start %s: %s"
+                                       (car command)
+                                       (error-message-string err)))))
+         (conn (bindery--connection
+                :name "bindery"
+                :process process
+                :bindery-process process
+                :command command
+                :events-buffer-scrollback-size bindery-events-buffer-size
+                :notification-dispatcher #'bindery--dispatch
+                :on-shutdown #'bindery--on-shutdown)))
+    (bindery--log "--- started: %s" (mapconcat #'identity command " "))
+    (setq bindery--current conn)
+    (let ((init (condition-case err
+                    (bindery-request
+                     :initialize
+                     (list :processId (emacs-pid)
+                           :clientInfo (list :name "bindery.el")
+                           ;; A hash table, since an empty plist is null.
+                           :capabilities (make-hash-table))
+                     conn)
+                  (error
+                   (bindery--stop conn)
+                   (setq bindery--current nil)
+                   (user-error "binderyd did not initialize (%s); see M-x bindery-log"
+                               (bindery--error-message err))))))
+      (unless (equal (plist-get init :protocolVersion) 1)
+        (display-warning 'bindery
+                         (format "binderyd speaks protocol %S; bindery.el knows 1"
+                                 (plist-get init :protocolVersion))))
+      (setf (bindery--conn-schemas conn)
+            (append (plist-get init :viewModels) nil)))
+    conn))
+
+;;;###autoload
+(defun bindery-connection ()
+  "Return the live connection to binderyd, starting the daemon if needed."
+  (if (and bindery--current (jsonrpc-running-p bindery--current))
+      bindery--current
+    (bindery--start)))
+
+(defun bindery--dispatch (conn method params)
+  "Route notification METHOD with PARAMS from CONN to its session's form."
+  (when (eq method 'didChange)
+    (let* ((session (plist-get params :session))
+           (handler (gethash session (bindery--conn-sessions conn))))
+      (if handler
+          ;; An error here would surface as a bare process-filter error.
+          (condition-case-unless-debug err
+              (funcall handler 'didChange params)
+            (error (message "bindery: updating the form failed: %s"
+                            (error-message-string err))))
+        ;; A timer can tick between `session/open's answer and the form
+        ;; being registered: keep its changes for the form.
+        (push params (gethash session (bindery--conn-early conn)))))))
+
+(defun bindery--register (conn session handler)
+  "Send CONN's notifications for SESSION to HANDLER, those kept so far first."
+  (puthash session handler (bindery--conn-sessions conn))
+  (let ((early (nreverse (gethash session (bindery--conn-early conn)))))
+    (remhash session (bindery--conn-early conn))
+    (dolist (params early) (funcall handler 'didChange params))))
+
+(defun bindery--unregister (conn session)
+  "Forget SESSION on CONN: its form is gone."
+  (remhash session (bindery--conn-sessions conn))
+  (remhash session (bindery--conn-early conn)))
+
+(defun bindery--on-shutdown (conn)
+  "Tell the forms of CONN that its daemon has ended."
+  (let* ((process (bindery--conn-process conn))
+         (reason (if (bindery--conn-stopping conn)
+                     "binderyd was stopped"
+                   (format "binderyd died (%s %s)"
+                           (process-status process)
+                           (process-exit-status process)))))
+    (bindery--log "--- %s" reason)
+    (when (eq conn bindery--current)
+      (setq bindery--current nil))
+    (let (handlers)
+      (maphash (lambda (_id handler) (push handler handlers))
+               (bindery--conn-sessions conn))
+      (clrhash (bindery--conn-sessions conn))
+      (dolist (handler handlers)
+        (with-demoted-errors "bindery: %S" (funcall handler 'died reason))))
+    (clrhash (bindery--conn-early conn))))
+
+(defun bindery--stop (conn)
+  "Ask CONN's daemon to end politely, then make sure it has."
+  (setf (bindery--conn-stopping conn) t)
+  (let ((process (bindery--conn-process conn)))
+    (when (process-live-p process)
+      (ignore-errors (bindery-request :shutdown nil conn 2))
+      (ignore-errors (jsonrpc-notify conn :exit nil))
+      (with-timeout (2 nil)
+        (while (process-live-p process)
+          (accept-process-output process 0.05)))
+      (when (process-live-p process)
+        (delete-process process)))))
+
+;;;###autoload
+(defun bindery-shutdown ()
+  "Stop binderyd; its forms stop being live.  `bindery-open' starts a new one."
+  (interactive)
+  (if (not (and bindery--current (jsonrpc-running-p bindery--current)))
+      (message "binderyd is not running")
+    (bindery--stop bindery--current)
+    (setq bindery--current nil)))
+
+(defun bindery--kill-emacs ()
+  "Stop the daemon when Emacs exits."
+  (when bindery--current
+    (ignore-errors (bindery--stop bindery--current))))
+
+(add-hook 'kill-emacs-hook #'bindery--kill-emacs)
+
+;;;###autoload
+(defun bindery-log ()
+  "Show *bindery-log*, where binderyd's standard error goes."
+  (interactive)
+  (pop-to-buffer (bindery--log-buffer)))
+
+;;; Requests
+
+(defun bindery--error-code (err)
+  "Return the JSON-RPC code of ERR, a `jsonrpc-error' condition."
+  (alist-get 'jsonrpc-error-code (cdr err)))
+
+(defun bindery--error-message (err)
+  "Return the message of ERR, a `jsonrpc-error' condition."
+  (or (alist-get 'jsonrpc-error-message (cdr err))
+      (error-message-string err)))
+
+(defun bindery--error-data (err)
+  "Return the data of ERR, a `jsonrpc-error' condition."
+  (alist-get 'jsonrpc-error-data (cdr err)))
+
+(defun bindery-request (method params &optional conn timeout)
+  "Send METHOD with PARAMS to binderyd and return the result.
+METHOD is a string or a symbol, PARAMS a plist or a hash table; CONN
+defaults to the current connection.  An error answer, or none within
+TIMEOUT seconds (default 10), signals `jsonrpc-error'.  For quick
+calls only: this waits for the answer."
+  (let ((conn (or conn (bindery-connection)))
+        done result error)
+    ;; Not `jsonrpc-request': it throws out of the process filter, and
+    ;; whatever came in the same read after the answer (a timer's
+    ;; didChange) would wait there until the daemon writes again.
+    (bindery--async conn (if (stringp method) (intern method) method) params
+                    :success (lambda (r) (setq done t result r))
+                    :error (lambda (e) (setq done t error e)))
+    (with-timeout ((or timeout 10)
+                   (setq error (list :code -32603 :message
+                                     (format "no answer to %s" method))))
+      (while (not done)
+        (accept-process-output nil 0.05)))
+    (when error
+      (signal 'jsonrpc-error
+              (list (format "%s failed: %s" method (plist-get error :message))
+                    (cons 'jsonrpc-error-code (plist-get error :code))
+                    (cons 'jsonrpc-error-message (plist-get error :message))
+                    (cons 'jsonrpc-error-data (plist-get error :data)))))
+    result))
+
+(cl-defun bindery--async (conn method params &key success error timeout)
+  "Send METHOD with PARAMS on CONN without waiting; return the request id.
+SUCCESS is called with the result, ERROR with the error plist (also
+when the daemon cannot be written to any more); no timeout unless
+TIMEOUT seconds."
+  (condition-case err
+      (progn
+        (jsonrpc-async-request conn method params
+                               :success-fn (or success #'ignore)
+                               :error-fn (or error #'ignore)
+                               :timeout timeout)
+        (bindery--conn-last-id conn))
+    ;; The daemon died and its sentinel has not run yet.
+    (error (when error
+             (funcall error (list :code -1 :message
+                                  (format "binderyd is gone (%s)"
+                                          (error-message-string err)))))
+           nil)))
+
+;;;###autoload
+(defun bindery-advance-clock (ms)
+  "Move a `--deterministic' daemon's virtual clock forward by MS milliseconds."
+  (interactive (list (read-number "Advance the clock by (ms): " 1000)))
+  (let ((result (bindery-request :clock/advance (list :ms ms))))
+    (when (called-interactively-p 'interactive)
+      (message "binderyd clock: %s ms" (plist-get result :now)))
+    result))
+
+(defun bindery--schema (conn type)
+  "Return the schema of view model TYPE from CONN, or signal `user-error'."
+  (or (cl-find type (bindery--conn-schemas conn)
+               :key (lambda (s) (plist-get s :type)) :test #'equal)
+      (let ((known (mapcar (lambda (s) (plist-get s :type))
+                           (bindery--conn-schemas conn))))
+        (user-error "Unknown view model type %S; known: %s"
+                    type (mapconcat #'identity known ", ")))))
+
+(defun bindery-types (&optional conn)
+  "Return the names of the view model types binderyd (CONN) serves."
+  (mapcar (lambda (s) (plist-get s :type))
+          (bindery--conn-schemas (or conn (bindery-connection)))))
+
+(provide 'bindery-daemon)
+;;; bindery-daemon.el ends here

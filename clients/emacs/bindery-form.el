@@ -1,0 +1,453 @@
+;;; bindery-form.el --- The widget form of one Bindery session  -*- lexical-binding: t -*-
+
+;; This file is part of the Bindery Emacs package; see bindery.el.
+
+;;; Commentary:
+
+;; A form is a buffer in `bindery-form-mode' built with widget.el from a
+;; view model's schema: an editable field, checkbox or menu per writable
+;; field, text per read-only output, a button per command.  What the
+;; person types is sent with `setField' shortly after they stop; what the
+;; daemon pushes with `didChange' is put in place without moving point.
+;; The buttons of commands are in bindery-command.el.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'wid-edit)
+;; Find the sibling files even when this one is loaded or compiled by
+;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
+(eval-and-compile
+  (let ((load-path (cons (file-name-directory
+                          (or load-file-name
+                              (bound-and-true-p byte-compile-current-file)
+                              buffer-file-name
+                              default-directory))
+                         load-path)))
+    (require 'bindery-daemon)
+    (require 'bindery-value)))
+
+;; Buttons live in bindery-command.el, which requires this file.
+(declare-function bindery--commands-insert "bindery-command" (schemas))
+(declare-function bindery--commands-update "bindery-command" (&optional names))
+(declare-function bindery--commands-stop "bindery-command" ())
+
+(defcustom bindery-send-delay 0.15
+  "Seconds of quiet in a field before what was typed is sent.
+The latest text is always what is sent, and pending text is sent
+at once before a command runs."
+  :type 'number
+  :group 'bindery)
+
+(defcustom bindery-field-width 30
+  "Width of editable text fields; longer text makes them grow."
+  :type 'integer
+  :group 'bindery)
+
+(defface bindery-title '((t :weight bold :height 1.2 :inherit default))
+  "Face of a form's title, the view model type."
+  :group 'bindery)
+
+(defface bindery-error '((t :inherit error))
+  "Face of errors shown next to fields and under buttons."
+  :group 'bindery)
+
+(defvar bindery--inhibit-notify nil
+  "Non-nil while the form itself changes a widget: do not send it back.")
+
+(cl-defstruct (bindery--field (:constructor bindery--field-create)
+                              (:copier nil))
+  "One field or output of a form."
+  name label schema kind widget slot error timer (inflight 0) last-id)
+
+(defvar-local bindery--conn nil "The connection this form's session lives on.")
+(defvar-local bindery--session nil "The session id of this form.")
+(defvar-local bindery--type nil "The view model type of this form.")
+(defvar-local bindery--key nil "The key the session was opened with, if any.")
+(defvar-local bindery--revision 0 "The last revision of the session seen.")
+(defvar-local bindery--state nil "Hash table: state member name -> value.")
+(defvar-local bindery--fields nil "The form's `bindery--field's, in order.")
+(defvar-local bindery--commands nil "The form's commands, in order.")
+(defvar-local bindery--status nil "Slot under the title for news of the daemon.")
+(defvar-local bindery--dead nil "Why the session is gone, or nil while it lives.")
+(defvar-local bindery--value-column 0 "Column where values start.")
+
+(defmacro bindery--in (buffer &rest body)
+  "Run BODY in BUFFER if it is still live."
+  (declare (indent 1) (debug t))
+  (let ((b (make-symbol "buffer")))
+    `(let ((,b ,buffer))
+       (when (buffer-live-p ,b)
+         (with-current-buffer ,b ,@body)))))
+
+;;; The mode
+
+(defvar bindery-form-command-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-c") 'bindery-invoke)
+    (define-key map (kbd "C-c C-k") 'bindery-cancel)
+    (define-key map (kbd "C-c C-s") 'bindery-set-field)
+    (define-key map (kbd "C-c C-r") 'bindery-refresh)
+    (define-key map (kbd "C-c C-l") 'bindery-log)
+    map)
+  "Keys of a form that work everywhere in it, in fields too.")
+
+(defvar bindery-form-mode-map
+  (let ((map (make-composed-keymap bindery-form-command-map widget-keymap)))
+    (define-key map "g" 'bindery-refresh)
+    (define-key map "q" 'quit-window)
+    map)
+  "Keymap of `bindery-form-mode', outside editable fields.")
+
+(defvar bindery-field-keymap
+  (make-composed-keymap bindery-form-command-map widget-field-keymap)
+  "Keymap inside a form's editable fields (typing inserts there).")
+
+(define-derived-mode bindery-form-mode nil "Bindery"
+  "A form of one binderyd session.
+Fields send what is typed as it is typed; outputs follow the daemon.
+
+\\<bindery-form-mode-map>\\[widget-forward] and \\[widget-backward] move between fields and buttons; \\[widget-button-press] presses
+a button, toggles a checkbox or offers a menu's choices.
+\\[bindery-invoke] runs the command at point (or the form's command),
+\\[bindery-cancel] cancels a running one, \\[bindery-set-field] sets any member to a JSON value,
+\\[bindery-refresh] fetches the whole state again, \\[quit-window] buries the form.  Killing
+the buffer closes the session.
+
+\\{bindery-form-mode-map}"
+  (setq truncate-lines nil)
+  (add-hook 'kill-buffer-hook #'bindery--form-killed nil t))
+
+;;; Building a form
+
+(defun bindery--kind-of (schema)
+  "Return how the field SCHEMA is shown: text, checkbox, choice or output."
+  (let ((type (plist-get schema :type)))
+    (cond ((not (eq (plist-get schema :writable) t)) 'output)
+          ((member type '("string" "integer" "number")) 'text)
+          ((equal type "boolean") 'checkbox)
+          ((equal type "enum") 'choice)
+          (t 'output))))
+
+(defun bindery--insert-field (field value)
+  "Insert FIELD's line showing VALUE, and its error line."
+  (insert (string-pad (concat (bindery--field-label field) ": ")
+                      bindery--value-column))
+  ;; No :help-echo: widget.el's own ("M-TAB: complete field") would
+  ;; cover our messages each time TAB lands on a field.
+  (let ((common (list :notify #'bindery--field-notify :bindery-field field
+                      :help-echo nil)))
+    (pcase (bindery--field-kind field)
+      ('text
+       (setf (bindery--field-widget field)
+             (apply #'widget-create 'editable-field
+                    :size bindery-field-width :format "[%v]"
+                    :keymap bindery-field-keymap
+                    :value (bindery--input-text value) common)))
+      ('checkbox
+       (setf (bindery--field-widget field)
+             (apply #'widget-create 'checkbox :value (eq value t) common)))
+      ('choice
+       (setf (bindery--field-widget field)
+             (apply #'widget-create 'menu-choice
+                    :format "%[[%v]%]" :tag (bindery--field-label field)
+                    :value value :void '(item :format "%t" :tag "?")
+                    (append common
+                            (mapcar (lambda (c) `(const :format "%t" :tag ,c ,c))
+                                    (plist-get (bindery--field-schema field)
+                                               :cases))
+                            (and (eq (plist-get (bindery--field-schema field)
+                                                :nullable)
+                                     t)
+                                 '((const :format "%t" :tag "(none)" nil)))))))
+      ('output (setf (bindery--field-slot field) (bindery--slot-create)))))
+  (insert "\n")
+  (setf (bindery--field-error field) (bindery--slot-create)))
+
+(defun bindery--form-build (conn schema opened key)
+  "Fill the current buffer with the form of SCHEMA for the session OPENED.
+OPENED is `session/open's result; CONN its connection; KEY its key."
+  (bindery-form-mode)
+  (setq bindery--conn conn
+        bindery--session (plist-get opened :session)
+        bindery--type (plist-get schema :type)
+        bindery--key key
+        bindery--revision (plist-get opened :revision)
+        bindery--state (make-hash-table :test #'equal))
+  (cl-loop for (k v) on (plist-get opened :state) by #'cddr
+           do (puthash (substring (symbol-name k) 1) v bindery--state))
+  (setq bindery--fields
+        (mapcar (lambda (s)
+                  (bindery--field-create :name (plist-get s :name)
+                                         :label (plist-get s :label)
+                                         :schema s
+                                         :kind (bindery--kind-of s)))
+                (plist-get schema :fields))
+        bindery--value-column
+        (+ 2 (apply #'max 0 (mapcar (lambda (f) (length (bindery--field-label f)))
+                                    bindery--fields))))
+  (let ((inhibit-read-only t) slots)
+    (erase-buffer)
+    (insert (propertize bindery--type 'face 'bindery-title)
+            (propertize (format "  session %d%s" bindery--session
+                                (if key (format ", key %S" key) ""))
+                        'face 'shadow)
+            "\n")
+    (setq bindery--status (bindery--slot-create))
+    (insert "\n")
+    (dolist (field bindery--fields)
+      (bindery--insert-field field (gethash (bindery--field-name field)
+                                            bindery--state))
+      (push (bindery--field-error field) slots)
+      (when (bindery--field-slot field) (push (bindery--field-slot field) slots)))
+    (when (> (length (plist-get schema :commands)) 0)
+      (insert "\n")
+      (setq slots (append (bindery--commands-insert (plist-get schema :commands))
+                          slots)))
+    (insert "\n"
+            (propertize "TAB next, RET press, C-c C-k cancel, C-h m help"
+                        'face 'shadow)
+            "\n")
+    (push bindery--status slots)
+    (mapc #'bindery--slot-finalize slots))
+  (widget-setup)
+  (dolist (field bindery--fields) (bindery--field-render field nil t))
+  (bindery--commands-update)
+  ;; Long values wrap at words, continuing under the value column.
+  (setq word-wrap t
+        wrap-prefix (make-string bindery--value-column ?\s))
+  (set-buffer-modified-p nil)
+  (goto-char (point-min))
+  (ignore-errors (widget-forward 1)))
+
+;;; Showing the state
+
+(defun bindery--apply-state (changes &optional cause force)
+  "Store and show CHANGES, a plist of state members, caused by request CAUSE.
+With FORCE, fields being edited are overwritten too."
+  (let (commands)
+    (cl-loop for (key value) on changes by #'cddr
+             for name = (substring (symbol-name key) 1)
+             do (puthash name value bindery--state)
+             (let ((field (cl-find name bindery--fields
+                                   :key #'bindery--field-name :test #'equal)))
+               (cond (field (bindery--field-render field cause force))
+                     ((string-match "\\`\\(.*\\)\\.\\(enabled\\|running\\)\\'" name)
+                      (cl-pushnew (match-string 1 name) commands :test #'equal)))))
+    (when commands (bindery--commands-update commands))))
+
+(defun bindery--field-busy-p (field cause)
+  "Non-nil if FIELD has text not yet acknowledged, other than by request CAUSE.
+Its echo would then be older than what the person has typed since."
+  (or (bindery--field-timer field)
+      (and (> (bindery--field-inflight field) 0)
+           (not (eql cause (bindery--field-last-id field))))))
+
+(defun bindery--field-render (field cause &optional force)
+  "Show FIELD's value from the state; CAUSE and FORCE as `bindery--apply-state'."
+  (let ((value (gethash (bindery--field-name field) bindery--state))
+        (widget (bindery--field-widget field)))
+    (pcase (bindery--field-kind field)
+      ('output
+       (bindery--slot-set (bindery--field-slot field)
+                          (bindery--format-block value bindery--value-column)))
+      ('text
+       (let ((shown (bindery--field-input field)))
+         ;; Never overwrite what the person typed with its own echo.
+         (unless (or (and (eq (car shown) :ok)
+                          (bindery--same-value-p (cdr shown) value))
+                     (and (not force) (bindery--field-busy-p field cause)))
+           (bindery--widget-set widget (bindery--input-text value)))))
+      ('checkbox
+       (unless (eq (widget-value widget) (eq value t))
+         (bindery--widget-set widget (eq value t))))
+      ('choice
+       (unless (equal (widget-value widget) value)
+         (bindery--widget-set widget value))))))
+
+(defun bindery--widget-set (widget value)
+  "Set WIDGET to VALUE without sending it, keeping points in place."
+  (let ((inhibit-read-only t)
+        (bindery--inhibit-notify t))
+    (bindery--keeping-points
+     (marker-position (widget-get widget :from))
+     (marker-position (widget-get widget :to))
+     (lambda () (save-excursion (widget-value-set widget value))))))
+
+(defun bindery--field-set-error (field message)
+  "Show MESSAGE (nil clears it) on the line under FIELD."
+  (bindery--slot-set (bindery--field-error field)
+                     (if message
+                         (concat (make-string bindery--value-column ?\s)
+                                 "! " message "\n")
+                       "")
+                     'bindery-error))
+
+;;; Sending what the person types
+
+(defun bindery--field-input (field)
+  "Return FIELD's widget value ready to send: (:ok . VALUE) or (:error . WHY)."
+  (let ((widget (bindery--field-widget field)))
+    (pcase (bindery--field-kind field)
+      ('text (bindery--parse-input (widget-value widget)
+                                   (bindery--field-schema field)))
+      ('checkbox (cons :ok (if (widget-value widget) t :json-false)))
+      ('choice (cons :ok (widget-value widget)))
+      (_ (cons :ok (gethash (bindery--field-name field) bindery--state))))))
+
+(defun bindery--field-notify (widget &optional _child event)
+  "Send WIDGET's field: soon when typed in (EVENT a change), else at once."
+  (let ((field (widget-get widget :bindery-field)))
+    (when (and field (not bindery--inhibit-notify)
+               (not (eq (car-safe event) 'before-change)))
+      (if (eq (bindery--field-kind field) 'text)
+          (bindery--field-schedule field)
+        (bindery--field-flush field)))))
+
+(defun bindery--field-schedule (field)
+  "Send FIELD after `bindery-send-delay' unless typed in again before."
+  (when (bindery--field-timer field)
+    (cancel-timer (bindery--field-timer field)))
+  (let ((buffer (current-buffer)))
+    (setf (bindery--field-timer field)
+          (run-with-timer bindery-send-delay nil
+                          (lambda () (bindery--in buffer
+                                       (bindery--field-flush field)))))))
+
+(defun bindery--field-flush (field)
+  "Send FIELD's current value now, or show why it cannot be sent."
+  (when (bindery--field-timer field)
+    (cancel-timer (bindery--field-timer field))
+    (setf (bindery--field-timer field) nil))
+  (let ((input (bindery--field-input field)))
+    (cond ((not (bindery--live-p))
+           (message "%s" (bindery--dead-message)))
+          ((eq (car input) :error)
+           (bindery--field-set-error field (cdr input))
+           (message "%s: %s (not sent)" (bindery--field-label field) (cdr input)))
+          (t (bindery--field-send field (cdr input))))))
+
+(defun bindery--field-send (field value)
+  "Send VALUE for FIELD with `setField'; show the daemon's refusal if any."
+  (let ((buffer (current-buffer))
+        id)
+    (cl-incf (bindery--field-inflight field))
+    (setq id (bindery--async
+              bindery--conn :setField
+              (list :session bindery--session
+                    :field (bindery--field-name field) :value value)
+              :success (lambda (_result)
+                         (bindery--in buffer
+                           (cl-decf (bindery--field-inflight field))
+                           ;; Unless newer text is wrong (and so unsent).
+                           (when (and (eql id (bindery--field-last-id field))
+                                      (eq (car (bindery--field-input field)) :ok))
+                             (bindery--field-set-error field nil))))
+              :error (lambda (error)
+                       (bindery--in buffer
+                         (cl-decf (bindery--field-inflight field))
+                         (bindery--field-refused field error)))))
+    (setf (bindery--field-last-id field) id)))
+
+(defun bindery--field-refused (field error)
+  "Show ERROR, a JSON-RPC error plist answering a write of FIELD."
+  (let ((message (plist-get error :message)))
+    (bindery--field-set-error field message)
+    (message "%s: %s" (bindery--field-label field) message)))
+
+(defun bindery--flush-fields ()
+  "Send every field with unsent text, and wait briefly for the answers.
+Then the state (a command's `enabled' above all) reflects all typing."
+  (dolist (field bindery--fields)
+    (when (bindery--field-timer field) (bindery--field-flush field)))
+  (with-timeout (2 nil)
+    (while (and (bindery--live-p)
+                (cl-some (lambda (f) (> (bindery--field-inflight f) 0))
+                         bindery--fields))
+      (accept-process-output nil 0.02))))
+
+;;; Talking to the connection
+
+(defun bindery--live-p ()
+  "Non-nil while this form's session can still be talked to."
+  (and (not bindery--dead) bindery--conn (jsonrpc-running-p bindery--conn)))
+
+(defun bindery--dead-message ()
+  "Say that this form's session is gone."
+  (format "%s; M-x bindery-open starts a new daemon"
+          (or bindery--dead "binderyd is gone")))
+
+(defun bindery--handler (buffer)
+  "Return the connection's handler of session events for the form BUFFER."
+  (lambda (event data)
+    (bindery--in buffer
+      (pcase event
+        ('didChange (bindery--did-change data))
+        ('died (bindery--form-died data))))))
+
+(defun bindery--did-change (params)
+  "Apply the `didChange' PARAMS; resynchronise after a lost message."
+  (let ((revision (plist-get params :revision)))
+    (bindery--apply-state (plist-get params :changes) (plist-get params :cause))
+    (if (and revision (/= revision (1+ bindery--revision)))
+        (bindery-refresh t)             ; a message was lost: resynchronise
+      (setq bindery--revision revision))))
+
+(defun bindery-refresh (&optional keep-typing)
+  "Fetch the session's whole state again and show it, fields included.
+With KEEP-TYPING, fields with text not yet sent keep it."
+  (interactive)
+  (if (not (bindery--live-p)) (message "%s" (bindery--dead-message))
+    (let ((buffer (current-buffer)))
+      (bindery--async bindery--conn :session/state (list :session bindery--session)
+                      :success (lambda (result)
+                                 (bindery--in buffer
+                                   (setq bindery--revision (plist-get result :revision))
+                                   (bindery--apply-state (plist-get result :state)
+                                                         nil (not keep-typing))))))))
+
+(defun bindery--form-died (reason)
+  "Show that the daemon behind this form ended, for REASON."
+  (setq bindery--dead reason)
+  (dolist (field bindery--fields)
+    (when (bindery--field-timer field)
+      (cancel-timer (bindery--field-timer field))
+      (setf (bindery--field-timer field) nil)))
+  (bindery--commands-stop)
+  (bindery--slot-set bindery--status
+                     (format "%s: this form is no longer live.\nM-x bindery-open starts a new daemon.\n"
+                             reason)
+                     'bindery-error)
+  (rename-buffer (replace-regexp-in-string "\\*?\\'" " (dead)\\&" (buffer-name))
+                 t))
+
+(defun bindery--form-killed ()
+  "Close the session of the form being killed."
+  (dolist (field bindery--fields)
+    (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
+  (when (and bindery--conn (not bindery--dead) (jsonrpc-running-p bindery--conn))
+    (bindery--unregister bindery--conn bindery--session)
+    (ignore-errors
+      (bindery--async bindery--conn :session/close
+                      (list :session bindery--session)))))
+
+(defun bindery-set-field (name value)
+  "Set the state member NAME to VALUE, a JSON text, as `setField' would.
+The daemon's refusal (a read-only output, a wrong type) shows next to it."
+  (interactive
+   (let* ((name (completing-read "Set member: "
+                                 (mapcar #'bindery--field-name bindery--fields)
+                                 nil t))
+          (current (gethash name bindery--state)))
+     (list name (read-string (format "%s (JSON): " name)
+                             (bindery--json-text current)))))
+  (let ((field (cl-find name bindery--fields :key #'bindery--field-name
+                        :test #'equal)))
+    (unless field (user-error "No field %S in this form" name))
+    (if (not (bindery--live-p)) (message "%s" (bindery--dead-message))
+      (bindery--field-send field (if (stringp value) (bindery--read-json value)
+                                   value)))))
+
+(provide 'bindery-form)
+;;; bindery-form.el ends here

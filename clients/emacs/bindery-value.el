@@ -1,0 +1,206 @@
+;;; bindery-value.el --- Values as text, and text regions that update  -*- lexical-binding: t -*-
+
+;; This file is part of the Bindery Emacs package; see bindery.el.
+
+;;; Commentary:
+
+;; How JSON values (as `jsonrpc.el' reads them: objects as plists,
+;; arrays as vectors, null as nil, false as `:json-false') are shown and
+;; read back, and "slots": regions of a form's text between two markers
+;; that are replaced in place, keeping every window's point where the
+;; person left it.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+
+;;; Showing values
+
+(defun bindery--object-p (value)
+  "Non-nil if VALUE is a JSON object as `jsonrpc.el' reads it (a plist)."
+  (or (and (consp value) (keywordp (car value)))
+      (hash-table-p value)))
+
+(defun bindery--object-pairs (object)
+  "Return OBJECT's members as a list of (NAME . VALUE), in order."
+  (if (hash-table-p object)
+      (let (pairs)
+        (maphash (lambda (k v) (push (cons (format "%s" k) v) pairs)) object)
+        (nreverse pairs))
+    (cl-loop for (key value) on object by #'cddr
+             collect (cons (substring (symbol-name key) 1) value))))
+
+(defun bindery--format-number (number)
+  "Return NUMBER as text: integers plainly, floats the Lisp way (3.0)."
+  (if (integerp number) (number-to-string number)
+    (let ((text (number-to-string number)))
+      (if (string-match-p "\\`-?[0-9]+\\'" text) (concat text ".0") text))))
+
+(defun bindery--format-inline (value &optional nested)
+  "Return VALUE as one line of text.
+Top-level objects read `key: value, ...'; NESTED ones get braces."
+  (cond ((null value) "(none)")
+        ((eq value t) "yes")
+        ((eq value :json-false) "no")
+        ((stringp value) value)
+        ((numberp value) (bindery--format-number value))
+        ((vectorp value)
+         (if (zerop (length value)) "(empty)"
+           (concat "[" (mapconcat (lambda (v) (bindery--format-inline v t))
+                                  value ", ")
+                   "]")))
+        ((bindery--object-p value)
+         (let ((text (mapconcat (lambda (pair)
+                                  (concat (car pair) ": "
+                                          (bindery--format-inline (cdr pair) t)))
+                                (bindery--object-pairs value) ", ")))
+           (if nested (concat "{" text "}") text)))
+        (t (format "%S" value))))
+
+(defun bindery--format-lines (value)
+  "Return VALUE as a list of lines for a read-only output.
+A multi-line string keeps its lines; an array of objects or arrays
+gets one line per element (one line per movie); the rest one line."
+  (cond ((stringp value) (split-string value "\n"))
+        ((and (vectorp value) (> (length value) 0)
+              (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v)))
+                        value))
+         (mapcar #'bindery--format-inline value))
+        (t (list (bindery--format-inline value)))))
+
+(defun bindery--format-block (value indent)
+  "Return VALUE's lines joined, every line after the first indented by INDENT."
+  (mapconcat #'identity (bindery--format-lines value)
+             (concat "\n" (make-string indent ?\s))))
+
+;;; Reading values back
+
+(defun bindery--input-text (value)
+  "Return the text an editable field shows for VALUE."
+  (cond ((null value) "")
+        ((stringp value) value)
+        ((numberp value) (bindery--format-number value))
+        (t (bindery--format-inline value))))
+
+(defconst bindery--integer-regexp "\\`[-+]?[0-9]+\\'")
+(defconst bindery--number-regexp
+  "\\`[-+]?\\(?:[0-9]+\\.?[0-9]*\\|\\.[0-9]+\\)\\(?:[eE][-+]?[0-9]+\\)?\\'")
+
+(defun bindery--parse-input (text schema)
+  "Read TEXT typed in the field described by SCHEMA.
+Return (:ok . VALUE), VALUE ready to send (nil is null), or
+\(:error . MESSAGE)."
+  (let ((type (plist-get schema :type))
+        (nullable (eq (plist-get schema :nullable) t))
+        (trimmed (string-trim text)))
+    (cond
+     ((and nullable (equal trimmed "")
+           (or (not (equal type "string")) (equal text "")))
+      (cons :ok nil))
+     ((equal type "integer")
+      (if (string-match-p bindery--integer-regexp trimmed)
+          (cons :ok (string-to-number trimmed))
+        (cons :error (if (equal trimmed "") "a whole number is required"
+                       (format "%S is not a whole number" trimmed)))))
+     ((equal type "number")
+      (if (string-match-p bindery--number-regexp trimmed)
+          (cons :ok (string-to-number trimmed))
+        (cons :error (if (equal trimmed "") "a number is required"
+                       (format "%S is not a number" trimmed)))))
+     (t (cons :ok text)))))
+
+(defun bindery--same-value-p (a b)
+  "Non-nil if the JSON values A and B are the same (3 and 3.0 are)."
+  (if (and (numberp a) (numberp b)) (= a b) (equal a b)))
+
+(defun bindery--read-json (text)
+  "Parse TEXT as JSON for sending: objects become hash tables, so {} stays {}."
+  (json-parse-string text :object-type 'hash-table
+                     :null-object nil :false-object :json-false))
+
+(defun bindery--json-text (value)
+  "Return VALUE (as `jsonrpc.el' reads it) as JSON text."
+  ;; Emacs 28 serializes only arrays and objects: wrap, then unwrap.
+  (let ((text (json-serialize (vector value)
+                              :null-object nil :false-object :json-false)))
+    (substring text 1 -1)))
+
+;;; Slots: regions of text replaced in place
+
+(defun bindery--slot-create ()
+  "Return an empty slot at point.
+Its end marker does not advance yet, so the text the form inserts
+after it while it is built stays out; `bindery--slot-finalize' then
+lets it grow with what is put in it."
+  (cons (copy-marker (point) nil) (copy-marker (point) nil)))
+
+(defun bindery--slot-finalize (slot)
+  "Let SLOT's end advance over text inserted in it, once the form is built."
+  (set-marker-insertion-type (cdr slot) t))
+
+(defun bindery--shift-undo (from delta)
+  "Move the positions at or after FROM in `buffer-undo-list' by DELTA.
+The form's own changes are not recorded for undo (undoing an output
+would only hit its read-only text), so the person's entries after
+them must follow the text they were about."
+  (let ((shift (lambda (p) (if (and (integerp p) (>= (abs p) from))
+                               (if (< p 0) (- p delta) (+ p delta))
+                             p))))
+    (when (listp buffer-undo-list)
+      (setq buffer-undo-list
+            (mapcar
+             (lambda (entry)
+               (pcase entry
+                 ((pred integerp) (funcall shift entry))
+                 (`(,(and (pred integerp) b) . ,(and (pred integerp) e))
+                  (cons (funcall shift b) (funcall shift e)))
+                 (`(,(and (pred stringp) text) . ,p) (cons text (funcall shift p)))
+                 (`(nil ,prop ,val ,(and (pred integerp) b) . ,(and (pred integerp) e))
+                  (append (list nil prop val (funcall shift b)) (funcall shift e)))
+                 (_ entry)))
+             buffer-undo-list)))))
+
+(defun bindery--keeping-points (beg end replace)
+  "Call REPLACE, which rewrites the text from BEG to END, and keep points.
+Points before the region stay, points after it follow the text, and
+points inside keep their offset where they can: the point of the
+buffer and of every window showing it, so updates never move the
+person's cursor.  The change is not recorded for undo and leaves
+the buffer's modified flag as it was."
+  (let* ((size (buffer-size))
+         (modified (buffer-modified-p))
+         (windows (delq (selected-window)
+                        (get-buffer-window-list (current-buffer) nil t)))
+         (window-points (mapcar #'window-point windows))
+         (point (point)))
+    (let ((buffer-undo-list t))
+      (funcall replace))
+    (restore-buffer-modified-p modified)
+    (let* ((delta (- (buffer-size) size))
+           (move (lambda (p)
+                   (cond ((< p beg) p)
+                         ((>= p end) (+ p delta))
+                         (t (min p (+ end delta)))))))
+      (unless (zerop delta) (bindery--shift-undo end delta))
+      (goto-char (funcall move point))
+      (cl-mapc (lambda (w p) (set-window-point w (funcall move p)))
+               windows window-points))))
+
+(defun bindery--slot-set (slot text &optional face)
+  "Show TEXT, in FACE, in SLOT, unless it shows exactly that already."
+  (let ((beg (marker-position (car slot)))
+        (end (marker-position (cdr slot)))
+        (new (if face (propertize text 'face face) text)))
+    (unless (equal-including-properties new (buffer-substring beg end))
+      (let ((inhibit-read-only t))
+        (bindery--keeping-points
+         beg end
+         (lambda ()
+           ;; Insert before deleting, so markers on both sides stay put.
+           (goto-char beg)
+           (insert new)
+           (delete-region (point) (cdr slot))))))))
+
+(provide 'bindery-value)
+;;; bindery-value.el ends here

@@ -1,0 +1,649 @@
+;;; bindery-test.el --- ERT tests of bindery.el against the real binderyd  -*- lexical-binding: t -*-
+
+;;; Commentary:
+
+;; Run by test/run.  Every test drives forms the way a person would:
+;; move with `widget-forward', type with `self-insert-command', press
+;; buttons with `widget-button-press', and then reads the buffer's text.
+;; Waits poll `accept-process-output' until a condition holds (or a
+;; generous timeout passes); no sleep is ever an assertion.  Most tests
+;; share one daemon started with --deterministic, whose clock they move
+;; through the package's own connection.
+
+;;; Code:
+
+(require 'ert)
+(require 'cl-lib)
+(require 'bindery)
+
+(defvar bindery-test-timeout 20
+  "Seconds a test waits for a condition before failing.")
+
+;;; Helpers
+
+(defun bindery-test--text (&optional buffer)
+  "Return the text of BUFFER (or the current one) without properties."
+  (with-current-buffer (or buffer (current-buffer))
+    (buffer-substring-no-properties (point-min) (point-max))))
+
+(defun bindery-test--wait (predicate &optional what timeout)
+  "Let Emacs read the daemon until PREDICATE holds, or fail about WHAT.
+TIMEOUT defaults to `bindery-test-timeout' seconds."
+  (let ((deadline (+ (float-time) (or timeout bindery-test-timeout)))
+        (buffer (current-buffer)))
+    (while (and (not (with-current-buffer buffer (funcall predicate)))
+                (< (float-time) deadline))
+      (accept-process-output nil 0.02))
+    (or (with-current-buffer buffer (funcall predicate))
+        (ert-fail (list "Timed out waiting" (or what predicate)
+                        (and (buffer-live-p buffer) (bindery-test--text buffer)))))))
+
+(defun bindery-test--wait-text (regexp &optional buffer timeout)
+  "Wait until BUFFER's text matches REGEXP; return the text."
+  (with-current-buffer (or buffer (current-buffer))
+    (bindery-test--wait (lambda () (string-match-p regexp (bindery-test--text)))
+                        regexp timeout)
+    (bindery-test--text)))
+
+(defun bindery-test--settle ()
+  "Wait until this form has nothing unsent or unanswered."
+  (bindery-test--wait
+   (lambda ()
+     (and (cl-notany #'bindery--field-timer bindery--fields)
+          (cl-every (lambda (f) (zerop (bindery--field-inflight f))) bindery--fields)
+          (cl-notany #'bindery--command-ids bindery--commands)))
+   "the form to settle"))
+
+(defun bindery-test--daemon (&rest arguments)
+  "Make sure the daemon runs with ARGUMENTS; return the connection."
+  (let ((conn bindery--current))
+    (unless (and conn (jsonrpc-running-p conn)
+                 (equal bindery-arguments arguments))
+      (when conn (bindery--stop conn))
+      (setq bindery-arguments arguments))
+    (bindery-connection)))
+
+(defmacro bindery-test--with-forms (bindings &rest body)
+  "Open forms as BINDINGS ((VAR TYPE [KEY ARGS]) ...), run BODY, kill them."
+  (declare (indent 1) (debug t))
+  `(let ,(mapcar (lambda (b) (list (car b) nil)) bindings)
+     (unwind-protect
+         (progn
+           ,@(mapcar (lambda (b) `(setq ,(car b) (bindery-open ,@(cdr b))))
+                     bindings)
+           ,@body)
+       ,@(mapcar (lambda (b) `(when (buffer-live-p ,(car b)) (kill-buffer ,(car b))))
+                 bindings))))
+
+(defun bindery-test--goto (predicate)
+  "Move with `widget-forward' from the top to the widget PREDICATE accepts."
+  (goto-char (point-min))
+  (widget-forward 1)
+  (let ((start (point)) (n 0))
+    (while (and (not (funcall predicate (widget-at (point)))) (< n 50))
+      (widget-forward 1)
+      (cl-incf n)
+      (when (= (point) start) (setq n 50)))
+    (should (funcall predicate (widget-at (point))))
+    (widget-at (point))))
+
+(defun bindery-test--goto-field (name)
+  "Move to the widget of the field NAME, as TAB would."
+  (bindery-test--goto
+   (lambda (w) (let ((f (and w (widget-get w :bindery-field))))
+                 (and f (equal (bindery--field-name f) name))))))
+
+(defun bindery-test--goto-button (label)
+  "Move to the button LABEL, as TAB would."
+  (bindery-test--goto
+   (lambda (w) (let ((c (and w (widget-get w :bindery-command))))
+                 (and c (equal (bindery--command-label c) label))))))
+
+(defun bindery-test--type (text)
+  "Type TEXT at point one key at a time, as a person would."
+  (dolist (char (string-to-list text))
+    (let ((last-command-event char)
+          (this-command 'self-insert-command))
+      (self-insert-command 1))))
+
+(defun bindery-test--erase-field ()
+  "Delete the text of the field at point the way C-k would."
+  (goto-char (widget-field-start (widget-field-at (point))))
+  (widget-kill-line))
+
+(defun bindery-test--press (label)
+  "Press the button LABEL with RET."
+  (bindery-test--goto-button label)
+  (widget-button-press (point)))
+
+(defun bindery-test--key (keys)
+  "Run the command bound to KEYS at point, as typing them would."
+  (call-interactively (key-binding (kbd keys))))
+
+(defun bindery-test--around (position direction)
+  "Return the text of POSITION's line before it (DIRECTION -1) or after it (1)."
+  (save-excursion
+    (goto-char position)
+    (if (< direction 0)
+        (buffer-substring-no-properties (line-beginning-position) position)
+      (buffer-substring-no-properties position (line-end-position)))))
+
+(defun bindery-test--messages ()
+  "Return the text of *Messages*."
+  (with-current-buffer (messages-buffer) (buffer-string)))
+
+;;; Values, without a daemon
+
+(ert-deftest bindery-test-values ()
+  "Values read from JSON show readably and typed text is checked."
+  (should (equal (bindery--format-inline nil) "(none)"))
+  (should (equal (bindery--format-inline :json-false) "no"))
+  (should (equal (bindery--format-inline 3.0) "3.0"))
+  (should (equal (bindery--format-inline '(:firstName "Ada" :n 2))
+                 "firstName: Ada, n: 2"))
+  (should (equal (bindery--format-inline [1 "a" (:x t)]) "[1, a, {x: yes}]"))
+  (should (equal (bindery--format-lines [(:id "1") (:id "2")])
+                 '("id: 1" "id: 2")))
+  (should (equal (bindery--format-lines "a\nb") '("a" "b")))
+  (should (equal (bindery--format-lines []) '("(empty)")))
+  (let ((number '(:type "number" :nullable t))
+        (integer '(:type "integer" :nullable :json-false))
+        (string '(:type "string" :nullable t)))
+    (should (equal (bindery--parse-input "3" number) '(:ok . 3)))
+    (should (equal (bindery--parse-input "-1.5e3" number) '(:ok . -1500.0)))
+    (should (equal (bindery--parse-input "" number) '(:ok)))
+    (should (eq (car (bindery--parse-input "abc" number)) :error))
+    (should (eq (car (bindery--parse-input "1.5" integer)) :error))
+    (should (eq (car (bindery--parse-input "" integer)) :error))
+    (should (equal (bindery--parse-input "" string) '(:ok)))
+    (should (equal (bindery--parse-input "x" string) '(:ok . "x"))))
+  (should (equal (bindery--json-text '(:a :json-false :b nil)) "{\"a\":false,\"b\":null}"))
+  (should (equal (hash-table-count (bindery--args "{}")) 0))
+  (should-error (bindery--args "[1]") :type 'user-error))
+
+(ert-deftest bindery-test-daemon-command ()
+  "The daemon is found from `bindery-command', then BINDERYD."
+  (let ((bindery-arguments '("--deterministic")))
+    (let ((bindery-command '("/x/binderyd" "--seed" "2")))
+      (should (equal (bindery--daemon-command)
+                     '("/x/binderyd" "--seed" "2" "--deterministic"))))
+    (let ((bindery-command nil)
+          (process-environment (cons "BINDERYD=/y/binderyd" process-environment)))
+      (should (equal (bindery--daemon-command) '("/y/binderyd" "--deterministic"))))))
+
+(ert-deftest bindery-test-daemon-start-failures ()
+  "A daemon that cannot start, or dies at once, is a `user-error'."
+  (let ((bindery--current nil))
+    (let ((bindery-command '("/nonexistent/binderyd")))
+      (should-error (bindery-connection) :type 'user-error))
+    ;; One that exits before answering.  (It must still be reading when
+    ;; Emacs writes: batch Emacs 28 dies of SIGPIPE otherwise.)
+    (let ((bindery-command '("sh" "-c" "sleep 0.3; exit 3")))
+      (should-error (bindery-connection) :type 'user-error)
+      (should (null bindery--current)))))
+
+(ert-deftest bindery-test-stderr-log ()
+  "The daemon's stderr goes to *bindery-log*, never into a form."
+  (let* ((bindery--current nil)
+         (bindery-arguments nil)
+         (bindery-command
+          (list "sh" "-c" "echo from-the-daemon-stderr >&2; exec \"$BINDERYD\""))
+         (form (bindery-open "email")))
+    (unwind-protect
+        (progn
+          (bindery-test--wait-text "from-the-daemon-stderr" (bindery--log-buffer))
+          (should-not (string-match-p "from-the-daemon" (bindery-test--text form))))
+      (kill-buffer form)
+      (bindery-shutdown))))
+
+(ert-deftest bindery-test-wire ()
+  "What goes over the pipe: {} capabilities, cancel by id, shutdown then exit."
+  (let* ((record (make-temp-file "bindery-record" nil ".jsonl"))
+         (bindery--current nil)
+         (bindery-arguments (list "--deterministic" "--record" record))
+         (form (bindery-open "login"))
+         conn)
+    (unwind-protect
+        (with-current-buffer form
+          (setq conn bindery--conn)
+          (bindery-test--type "Ada")
+          (widget-forward 1)
+          (bindery-test--type "Lovelace")
+          (bindery-test--press "Login")
+          (bindery-test--wait-text "Logging in: +yes")
+          (let ((id (car (bindery--command-ids (car bindery--commands)))))
+            (bindery-test--key "C-c C-k")
+            (bindery-test--wait-text "! Request cancelled")
+            (kill-buffer form)
+            ;; What Emacs does on exit.
+            (bindery--kill-emacs)
+            (should-not (process-live-p (bindery--conn-process conn)))
+            (let ((in (with-temp-buffer
+                        (insert-file-contents record)
+                        (cl-loop for line in (split-string (buffer-string) "\n" t)
+                                 for message = (json-parse-string line :object-type 'alist)
+                                 when (alist-get 'in message) collect it))))
+              (should (equal (alist-get 'capabilities
+                                        (alist-get 'params (car in)))
+                             nil))
+              (should (string-match-p "\"capabilities\":{}"
+                                      (with-temp-buffer (insert-file-contents record)
+                                                        (buffer-string))))
+              (should (cl-find-if (lambda (m) (and (equal (alist-get 'method m) "invoke")
+                                                   (equal (alist-get 'id m) id)))
+                                  in))
+              (should (equal (alist-get 'params
+                                        (cl-find "$/cancelRequest" in
+                                                 :key (lambda (m) (alist-get 'method m))
+                                                 :test #'equal))
+                             `((id . ,id))))
+              (should (cl-find "session/close" in :key (lambda (m) (alist-get 'method m))
+                               :test #'equal))
+              (should (equal (mapcar (lambda (m) (alist-get 'method m)) (last in 2))
+                             '("shutdown" "exit"))))))
+      (when (buffer-live-p form) (kill-buffer form))
+      (when conn (bindery--stop conn))
+      (delete-file record))))
+
+(ert-deftest bindery-test-early-notifications ()
+  "Changes that arrive before a form registers are given to it then."
+  (let ((conn (bindery-test--daemon "--deterministic"))
+        seen)
+    (bindery--dispatch conn 'didChange '(:session 9999 :revision 1 :changes (:a 1)))
+    (bindery--dispatch conn 'didChange '(:session 9999 :revision 2 :changes (:a 2)))
+    (bindery--register conn 9999 (lambda (_event params)
+                                   (push (plist-get params :revision) seen)))
+    (unwind-protect
+        (progn
+          (should (equal seen '(2 1)))
+          (bindery--dispatch conn 'didChange '(:session 9999 :revision 3 :changes (:a 3)))
+          (should (equal seen '(3 2 1))))
+      (bindery--unregister conn 9999))))
+
+;;; Forms of every seed type
+
+(ert-deftest bindery-test-email ()
+  "Typing an address shows \"Email is valid\"; point never moves."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "email"))
+    (with-current-buffer form
+      (should (string-match-p "\\`\\*bindery: email [0-9]+\\*\\'" (buffer-name)))
+      (should (string-match-p "\\`email  session" (bindery-test--text)))
+      (should (string-match-p "Validation message: Email is invalid" (bindery-test--text)))
+      ;; The form opens with point in its first field.
+      (should (equal (bindery--field-name
+                      (widget-get (widget-field-at (point)) :bindery-field))
+                     "email"))
+      (bindery-test--type "ada@example.com")
+      (let ((typed-point (point)))
+        (bindery-test--wait-text "Validation message: Email is valid")
+        (should (= (point) typed-point)))
+      (let ((text (bindery-test--text)))
+        (should (string-match-p "Email: +\\[ada@example\\.com +\\]" text))
+        (should (string-match-p "Valid: +yes" text)))
+      ;; Another window on the form keeps its point inside a changing output.
+      (delete-other-windows)
+      (switch-to-buffer form)
+      (let ((other (split-window-below)))
+        (set-window-point other (save-excursion (goto-char (point-min))
+                                                (search-forward "Email is ")))
+        (delete-char -2)
+        (bindery-test--wait-text "Email is invalid")
+        (should (equal (bindery-test--around (window-point other) -1)
+                       "Validation message: Email is "))
+        (bindery-test--type "om")
+        (bindery-test--wait-text "Email is valid")
+        (should (equal (bindery-test--around (window-point other) 1) "valid"))
+        (delete-window other))
+      ;; Back to invalid: delete the domain's last letters.
+      (delete-char -2)
+      (bindery-test--wait-text "Email is invalid")
+      (should (string-match-p "Valid: +no" (bindery-test--text))))))
+
+(ert-deftest bindery-test-survey ()
+  "Text, numbers, a checkbox, null for an emptied field, a bad number."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "survey"))
+    (with-current-buffer form
+      (bindery-test--goto-field "name")
+      (bindery-test--type "Zoë")
+      (bindery-test--goto-field "yearsOfExperience")
+      (bindery-test--type "3")
+      (bindery-test--goto-field "approxSalary")
+      (insert "45000")
+      (bindery-test--goto-field "isCurrentEmployer")
+      (widget-button-press (point))
+      (let ((text (bindery-test--wait-text "Salary: +45\\.0k")))
+        (should (string-match-p "Experience: +3\\.0 yrs" text))
+        (should (string-match-p "Current employer\\?: +\\[X\\]" text))
+        (should (string-match-p "Name: Zoë\n +Company: --" text))
+        (should (string-match-p "Current Employer\\?: YES" text)))
+      ;; Unticking sends false.
+      (bindery-test--goto-field "isCurrentEmployer")
+      (widget-button-press (point))
+      (bindery-test--wait-text "Current Employer\\?: NO")
+      (should (string-match-p "Current employer\\?: +\\[ \\]" (bindery-test--text)))
+      ;; A bad number is shown next to its field and not sent.
+      (bindery-test--goto-field "yearsOfExperience")
+      (bindery-test--erase-field)
+      (bindery-test--type "3x")
+      (let ((text (bindery-test--wait-text "! \"3x\" is not a number")))
+        (should (string-match-p "Years of experience: \\[3x +\\]\n +! \"3x\" is not a number" text))
+        (should (string-match-p "Experience: +3\\.0 yrs" text)))
+      (should (string-match-p "is not a number (not sent)" (bindery-test--messages)))
+      (delete-char -1)
+      (bindery-test--type ".5")
+      (let ((text (bindery-test--wait-text "Experience: +3\\.5 yrs")))
+        (should-not (string-match-p "is not a number" text)))
+      ;; Emptying a nullable field sends null: the summary says "--".
+      (bindery-test--goto-field "name")
+      (bindery-test--erase-field)
+      (bindery-test--wait-text "Summary: +Name: --")
+      (bindery-test--settle))))
+
+(ert-deftest bindery-test-survey-undo ()
+  "Undo in fields still works after the form changed text above them."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "survey"))
+    (with-current-buffer form
+      (bindery-test--goto-field "yearsOfExperience")
+      (bindery-test--type "3x")
+      (bindery-test--wait-text "! \"3x\" is not a number")
+      (undo-boundary)
+      (bindery-test--goto-field "approxSalary")
+      (bindery-test--type "45000")
+      (bindery-test--wait-text "Salary: +45\\.0k")
+      (undo-boundary)
+      ;; Fixing the number removes the error line above the salary field.
+      (bindery-test--goto-field "yearsOfExperience")
+      (goto-char (+ (widget-field-start (widget-field-at (point))) 2))
+      (delete-char -1)
+      (bindery-test--wait-text "Experience: +3\\.0 yrs")
+      (should-not (string-match-p "not a number" (bindery-test--text)))
+      (undo-boundary)
+      ;; Undo both: the "x" comes back, then the salary goes.
+      (undo 2)
+      (let ((text (bindery-test--text)))
+        (should (string-match-p "Years of experience: \\[3x +\\]" text))
+        (should (string-match-p "Approximate salary: +\\[ +\\]" text)))
+      (let ((text (bindery-test--wait-text "Salary: +--\n")))
+        (should (string-match-p "! \"3x\" is not a number" text))))))
+
+(ert-deftest bindery-test-login-sync-flow ()
+  "Login is disabled until both names; running… then the user (virtual clock)."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "login"))
+    (with-current-buffer form
+      (should (string-match-p "\\[Login\\] (disabled)" (bindery-test--text)))
+      ;; Pressing a disabled command only says so.
+      (bindery-test--press "Login")
+      (should (string-match-p "Login is disabled" (bindery-test--messages)))
+      (should-not (string-match-p "running…" (bindery-test--text)))
+      (bindery-test--goto-field "firstName")
+      (bindery-test--type "Ada")
+      (widget-forward 1)
+      (bindery-test--type "Lovelace")
+      ;; Press at once: the typing is flushed before the invoke.
+      (bindery-test--press "Login")
+      (let ((text (bindery-test--wait-text "Logging in: +yes")))
+        (should (string-match-p "\\[Login\\] running…" text))
+        (should (string-match-p "First name: +\\[Ada +\\]" text))
+        (should (string-match-p "Last name: +\\[Lovelace +\\]" text)))
+      (bindery-advance-clock 1500)
+      (let ((text (bindery-test--wait-text "=> firstName: Ada")))
+        (should (string-match-p
+                 "Logged-in user: firstName: Ada, lastName: Lovelace, authToken: 123adasdsadasdasdasdd"
+                 text))
+        (should (string-match-p "\\[Login\\]\n    => firstName: Ada, lastName: Lovelace" text))
+        (should-not (string-match-p "running…" text))
+        (should (string-match-p "Logging in: +no" text))))))
+
+(ert-deftest bindery-test-login-failure ()
+  "A command that throws shows its error under the button."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "login"))
+    (with-current-buffer form
+      (bindery-test--goto-field "firstName")
+      (bindery-test--type "Mallory")
+      (widget-forward 1)
+      (bindery-test--type "X")
+      (bindery-test--press "Login")
+      (bindery-test--wait-text "running…")
+      (bindery-advance-clock 1500)
+      (let ((text (bindery-test--wait-text "! Command \"login\" of login failed")))
+        (should (string-match-p "Error: +The user API rejected Mallory X" text))
+        (should-not (string-match-p "running…" text))))))
+
+(ert-deftest bindery-test-login-cancel ()
+  "C-c C-k cancels a running login with $/cancelRequest."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "login"))
+    (with-current-buffer form
+      (bindery-test--goto-field "firstName")
+      (bindery-test--type "Ada")
+      (widget-forward 1)
+      (bindery-test--type "Lovelace")
+      (bindery-test--press "Login")
+      (bindery-test--wait-text "Logging in: +yes")
+      ;; C-c C-k works from a field as well as from the button.
+      (bindery-test--goto-field "lastName")
+      (should (eq (key-binding (kbd "C-c C-k")) 'bindery-cancel))
+      (bindery-test--key "C-c C-k")
+      (let ((text (bindery-test--wait-text "! Request cancelled")))
+        (should (string-match-p "Logging in: +no" text))
+        (should (string-match-p "Logged-in user: +(none)" text))
+        (should-not (string-match-p "running…" text)))
+      ;; Nothing runs now: cancelling again only says so.
+      (bindery-test--key "C-c C-k")
+      (should (string-match-p "No command of this form is running"
+                              (bindery-test--messages))))))
+
+(ert-deftest bindery-test-package ()
+  "A sync command adds an item: the array shows one line per element."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "package"))
+    (with-current-buffer form
+      (should (string-match-p "Contents: +(empty)" (bindery-test--text)))
+      (bindery-test--press "Add item")
+      (bindery-test--wait-text "Contents: +title: Light bulb, weight: [0-9]+\n")
+      (bindery-test--press "Add item")
+      (let ((text (bindery-test--wait-text
+                   "Contents: +title: Light bulb, weight: [0-9]+\n +title: Light bulb, weight: [0-9]+\n")))
+        (should (string-match-p "Summary: +Recipient: Ada Lovelace\n +Postal address:" text))
+        (should (string-match-p "Contents: Light bulb [0-9]+, Light bulb [0-9]+" text))
+        (should (string-match-p "\\[Add item\\]\n    => done" text)))
+      (bindery-test--goto-field "recipientFirstName")
+      (bindery-test--erase-field)
+      (bindery-test--type "Grace")
+      (bindery-test--wait-text "Recipient: Grace Lovelace"))))
+
+(ert-deftest bindery-test-element ()
+  "element needs args: given as JSON, or asked for when the open fails."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "element" nil "{\"symbol\":\"He\"}"))
+    (let ((text (bindery-test--text form)))
+      (should (string-match-p "Name: +Helium" text))
+      (should (string-match-p "Atomic number: +2\n" text))
+      (should (string-match-p "Weight: +Weight: 4\\.0026" text))))
+  (should-error (bindery-open "element") :type 'user-error)
+  ;; Interactively, a refused open asks for the arguments.
+  (let (prompt form)
+    (unwind-protect
+        (cl-letf (((symbol-function 'read-string)
+                   (lambda (p &rest _) (setq prompt p) "{\"symbol\":\"li\"}")))
+          (setq form (bindery-open "element" nil nil t))
+          (should (string-match-p "Could not open element" prompt))
+          (should (string-match-p "Name: +Lithium" (bindery-test--text form))))
+      (when (buffer-live-p form) (kill-buffer form)))))
+
+(ert-deftest bindery-test-movies ()
+  "A movie saved in addMovie appears in movieList, side by side."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((list "movieList") (add "addMovie"))
+    (delete-other-windows)
+    (switch-to-buffer list)
+    (set-window-buffer (split-window-right) add)
+    (with-current-buffer add
+      (should (string-match-p "\\[Save\\] (disabled)" (bindery-test--text)))
+      (bindery-test--goto-field "title")
+      (bindery-test--type "Alien")
+      ;; Choose a rating the way the menu does, answering its question.
+      (bindery-test--goto-field "rating")
+      (cl-letf (((symbol-function 'widget-choose)
+                 (lambda (_title items &rest _) (cdr (assoc "good" items)))))
+        (widget-button-press (point)))
+      (bindery-test--wait-text "Rating: +\\[good\\]")
+      (bindery-test--wait-text "\\[Save\\]\n")
+      (bindery-test--press "Save")
+      (bindery-test--wait-text "=> id: [0-9]+, fullTitle: Alien, givenRating: good"))
+    (with-current-buffer list
+      (bindery-test--wait-text "id: [0-9]+, fullTitle: Alien, givenRating: good\n")
+      ;; The checkbox is a writable boolean: toggle it and read it back.
+      (bindery-test--goto-field "isPresentingAddMovie")
+      (widget-button-press (point))
+      (bindery-test--settle)
+      (bindery-test--key "g")
+      (bindery-test--wait-text "Adding a movie: +\\[X\\]"))
+    (with-current-buffer add
+      (bindery-test--goto-field "title")
+      (bindery-test--erase-field)
+      (bindery-test--type "Heat")
+      (bindery-test--press "Save")
+      (bindery-test--wait-text "fullTitle: Heat"))
+    (with-current-buffer list
+      (bindery-test--wait-text
+       "fullTitle: Alien, givenRating: good\n +id: [0-9]+, fullTitle: Heat, givenRating: good\n"))
+    (delete-other-windows)))
+
+(ert-deftest bindery-test-bottom-bar-keyed ()
+  "bottomBar changes with no request; its key gives the same session back."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((bar "bottomBar" "bar"))
+    (with-current-buffer bar
+      (should (string-match-p "key \"bar\"" (bindery-test--text)))
+      (should (string-match-p "Text: *\n" (bindery-test--text)))
+      (bindery-advance-clock 2000)
+      (bindery-test--wait-text "Text: Random number: [0-9]+\n"))
+    (should (eq (bindery-open "bottomBar" "bar") bar))))
+
+(ert-deftest bindery-test-real-clock ()
+  "Without --deterministic: login runs 1.5 s, bottomBar ticks by itself."
+  (bindery-test--daemon)
+  (bindery-test--with-forms ((login "login") (bar "bottomBar"))
+    (with-current-buffer login
+      (bindery-test--type "Ada")
+      (widget-forward 1)
+      (bindery-test--type "Lovelace")
+      (bindery-test--press "Login")
+      (bindery-test--wait-text "running…")
+      (bindery-test--wait-text "Logged-in user: firstName: Ada"))
+    (bindery-test--wait-text "Text: Random number: [0-9]+\n" bar)))
+
+(ert-deftest bindery-test-refusals ()
+  "A read-only output and a wrong type are refused next to the field."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "email"))
+    (with-current-buffer form
+      (bindery-set-field "isValid" "true")
+      (bindery-test--wait-text "Valid: +no\n +! Field \"isValid\" of email is read-only\n")
+      (should (string-match-p "Valid: Field \"isValid\" of email is read-only"
+                              (bindery-test--messages)))
+      (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) "email"))
+                ((symbol-function 'read-string) (lambda (&rest _) "42")))
+        (bindery-test--key "C-c C-s"))
+      (bindery-test--wait-text "! Wrong value type for field \"email\": expected string")
+      ;; Typing a good value clears the error.
+      (bindery-test--goto-field "email")
+      (bindery-test--type "a@b.co")
+      (let ((text (bindery-test--wait-text "Email is valid")))
+        (bindery-test--settle)
+        (should-not (string-match-p "Wrong value type" (bindery-test--text)))
+        (ignore text)))))
+
+(ert-deftest bindery-test-own-echo-ignored ()
+  "A stale value of the field being typed in never overwrites it."
+  (bindery-test--daemon "--deterministic")
+  (bindery-test--with-forms ((form "email"))
+    (with-current-buffer form
+      (let ((bindery-send-delay 5))        ; keep the write pending
+        (bindery-test--type "ada@exa")
+        (let ((point (point)))
+          (bindery--did-change (list :session bindery--session
+                                     :revision (1+ bindery--revision)
+                                     :changes '(:email "stale")))
+          (should (= (point) point))
+          (should (string-match-p "\\[ada@exa +\\]" (bindery-test--text)))
+          (bindery-test--type "mple.com")
+          (bindery--flush-fields)))
+      (bindery-test--wait-text "Email is valid")
+      (should (string-match-p "\\[ada@example\\.com +\\]" (bindery-test--text))))))
+
+(ert-deftest bindery-test-kill-buffer-closes-session ()
+  "Killing a form closes its session."
+  (bindery-test--daemon "--deterministic")
+  (let* ((form (bindery-open "email"))
+         (session (buffer-local-value 'bindery--session form)))
+    (should (plist-get (bindery-request :session/state (list :session session))
+                       :state))
+    (kill-buffer form)
+    (bindery-test--wait
+     (lambda ()
+       (condition-case err
+           (progn (bindery-request :session/state (list :session session)) nil)
+         (jsonrpc-error (eql (bindery--error-code err) -32011))))
+     "the session to be closed")))
+
+(ert-deftest bindery-test-open-interactively ()
+  "M-x bindery-open completes the type; C-u asks for a key."
+  (bindery-test--daemon "--deterministic")
+  (let (form types)
+    (unwind-protect
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (_prompt collection &rest _) (setq types collection) "survey"))
+                  ((symbol-function 'read-string) (lambda (&rest _) "mine")))
+          (let ((current-prefix-arg '(4)))
+            (call-interactively #'bindery-open))
+          (setq form (current-buffer))
+          (should (equal types '("email" "survey" "login" "package" "element"
+                                 "movieList" "addMovie" "bottomBar")))
+          (should (string-match-p "\\`\\*bindery: survey [0-9]+\\*\\'" (buffer-name)))
+          (should (string-match-p "key \"mine\"" (bindery-test--text))))
+      (when (buffer-live-p form) (kill-buffer form)))))
+
+(ert-deftest bindery-test-zz-dying-daemon ()
+  "When the daemon dies the forms say so; the next open starts a new one."
+  (let* ((conn (bindery-test--daemon "--deterministic"))
+         (process (bindery--conn-process conn))
+         (form (bindery-open "login")))
+    (unwind-protect
+        (with-current-buffer form
+          (bindery-test--type "Ada")
+          (widget-forward 1)
+          (bindery-test--type "Lovelace")
+          (bindery-test--press "Login")
+          (bindery-test--wait-text "running…")
+          (signal-process process 'KILL)
+          (let ((text (bindery-test--wait-text "binderyd died")))
+            (should (string-match-p "this form is no longer live" text))
+            (should (string-match-p "! Server died" text))
+            (should-not (string-match-p "running…" text)))
+          (should (string-match-p "(dead)\\*\\'" (buffer-name)))
+          (should (string-match-p "binderyd died" (with-current-buffer "*bindery-log*"
+                                                     (buffer-string))))
+          ;; Typing in a dead form is harmless.
+          (bindery-test--goto-field "firstName")
+          (bindery-test--type "!")
+          (bindery--flush-fields)
+          (should (null bindery--current))
+          (let ((again (bindery-open "email")))
+            (unwind-protect
+                (with-current-buffer again
+                  (should-not (eq bindery--conn conn))
+                  (should (process-live-p (bindery--conn-process bindery--conn)))
+                  (bindery-test--type "ada@example.com")
+                  (bindery-test--wait-text "Email is valid"))
+              (kill-buffer again))))
+      (kill-buffer form))))
+
+(provide 'bindery-test)
+;;; bindery-test.el ends here
