@@ -15,6 +15,9 @@ import Dispatch
 /// BinderyDaemon.run(registry: registry, name: "mydaemon", version: "1.0.0")
 /// ```
 public enum BinderyDaemon {
+    /// This package's version: `binderyd --version` and its `initialize` report it.
+    public static let version = "0.1.0"
+
     /// Parses the command line, then serves one client on stdin/stdout until it sends `exit` or
     /// closes stdin. Never returns.
     ///

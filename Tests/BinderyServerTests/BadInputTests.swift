@@ -1,9 +1,10 @@
 import Foundation
-import JSONRPC
+@testable import BinderyServer
 import Testing
 
-/// Malformed input of every class gets a clear answer, and the daemon goes on serving: each case
-/// sends raw bytes, then closes its input, and expects these answers (by substring), in order.
+/// Malformed input of every class gets a clear answer, and the server goes on serving: each case
+/// sends raw bytes (through the same framer and parser as stdin's), then ends its input, and
+/// expects these answers (by substring), in order, and exit code 0. In-process: no daemon needed.
 @Suite struct BadInputTests {
     static let open = #"{"jsonrpc":"2.0","id":1,"method":"session/open","params":{"type":"email"}}"#
     static let opened = #""result":{"session":"#
@@ -64,17 +65,29 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func answersClearlyAndKeepsServing(_ testCase: Case) throws {
-        let daemon = try DaemonProcess()
-        let input = daemon.input
-        let bytes = Data(testCase.input)
-        Thread { input.write(bytes); try? input.close() }.start()
+    @MainActor
+    func answersClearlyAndKeepsServing(_ testCase: Case) async throws {
+        var registry = ViewModelRegistry()
+        registry.register("email") { _ in Probe() }
+        let connection = InMemoryConnection()
+        let server = Server(registry: registry, connection: connection)
+        server.start()
+        defer { withExtendedLifetime(server) {} }
+        connection.deliver(bytes: testCase.input)
+        connection.deliverEnd()
+        #expect(await connection.waitForClose() == 0)
         var answers: [String] = []
-        while let body = daemon.readBody(timeout: 20) { answers.append(String(decoding: body, as: UTF8.self)) }
+        while let body = await connection.next(timeout: .zero) { answers.append(String(decoding: body, as: UTF8.self)) }
         #expect(answers.count == testCase.answers.count, "\(answers)")
         for (answer, expected) in zip(answers, testCase.answers) {
             #expect(answer.contains(expected), "\(answer) should contain \(expected)")
         }
-        #expect(daemon.waitForExit() == 0)
     }
+}
+
+/// The smallest view model: these cases are about bytes, not models.
+@MainActor @Observable
+private final class Probe: ViewModel {
+    var text = ""
+    static var exposure: Exposure<Probe> { Exposure { Field("text", \.text) } }
 }

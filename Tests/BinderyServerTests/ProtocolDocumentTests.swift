@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// protocol.md cannot drift: every ```transcript block in it replays against a fresh daemon.
+/// protocol.md cannot drift: every ```transcript block in it replays against a fresh server.
 @Suite struct ProtocolDocumentTests {
     static var blocks: [Substring] {
         guard let text = try? String(contentsOf: repositoryRoot.appendingPathComponent("protocol.md"), encoding: .utf8)
@@ -26,9 +26,10 @@ import Testing
     }
 
     @Test(arguments: Array(blocks.enumerated().map { $0.offset }))
-    func exampleReplays(_ index: Int) throws {
+    @MainActor
+    func exampleReplays(_ index: Int) async throws {
         let transcript = Transcript(arrows: Self.blocks[index])
-        let problems = try transcript.replay()
+        let problems = try await transcript.replayInProcess()
         #expect(problems.isEmpty, "example \(index + 1) of protocol.md:\n\(problems.joined(separator: "\n"))")
     }
 }

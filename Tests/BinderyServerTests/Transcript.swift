@@ -1,5 +1,6 @@
 import Foundation
-import JSONRPC
+@testable import BinderyServer
+import SeedViewModels
 
 /// A recorded exchange, as `binderyd --record` writes it: a framing line, then what the client sent
 /// (`in`, or `inRaw` for bodies that are not JSON) and what the daemon wrote back (`out`), in order.
@@ -87,6 +88,43 @@ struct Transcript {
         }
         let code = daemon.waitForExit()
         if code != exitCode { problems.append("exit code \(code.map(String.init) ?? "none (still running)"), expected \(exitCode)") }
+        return problems
+    }
+
+    /// Plays the client's side against a server run in this process over an ``InMemoryConnection``:
+    /// the same bytes in, the same bodies expected out, the same exit code; no process or pipe.
+    @MainActor
+    func replayInProcess() async throws -> [String] {
+        guard case .serve(let options) = try ServerOptions.parse(arguments) else { return ["bad arguments \(arguments)"] }
+        var registry = ViewModelRegistry()
+        registry.registerSeedViewModels()
+        let connection = InMemoryConnection(framing: framing)
+        let server = Server(registry: registry, options: options, serverInfo: ("binderyd", BinderyDaemon.version),
+                            connection: connection)
+        server.start()
+        defer { withExtendedLifetime(server) {} }
+        var problems: [String] = []
+        let lastSend = steps.lastIndex { if case .send = $0 { true } else { false } }
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .send(let body):
+                var bytes: [UInt8] = []
+                framing.frame(body, into: &bytes)
+                connection.deliver(bytes: bytes)
+                if index == lastSend { connection.deliverEnd() }
+            case .expect(let expected):
+                guard let actual = await connection.next() else {
+                    return problems + ["step \(index): expected \(text(expected)), got nothing"]
+                }
+                if actual != expected { problems.append("step \(index):\n" + difference(expected, actual)) }
+            }
+        }
+        if lastSend == nil { connection.deliverEnd() }
+        let code = await connection.waitForClose()
+        if let extra = await connection.next(timeout: .zero) {
+            problems.append("unexpected output after the last step: \(text(extra))")
+        }
+        if code != exitCode { problems.append("exit code \(code.map(String.init) ?? "none (still open)"), expected \(exitCode)") }
         return problems
     }
 

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The conformance suite: every recorded exchange under Tests/Transcripts replays byte for byte
-/// against a fresh daemon.
+/// against a fresh server in this process; those that pin stdio behaviour (framing, exit codes,
+/// end of input) also against the real binary over pipes.
 @Suite struct TranscriptTests {
     static let directory = repositoryRoot.appendingPathComponent("Tests/Transcripts")
 
@@ -15,11 +16,29 @@ import Testing
         #expect(Self.names.count >= 10, "transcripts found: \(Self.names)")
     }
 
+    /// The transcripts replayed against the real `binderyd` as well.
+    static let overPipes = ["lifecycle.jsonl", "exit-without-shutdown.jsonl", "jsonrpc-errors.jsonl",
+                            "deterministic-end-of-input.jsonl", "email-form.jsonl", "exit-cancels-commands.jsonl"]
+
+    static func transcript(_ name: String) throws -> Transcript {
+        try Transcript(jsonLines: String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+    }
+
     @Test(arguments: names)
-    func replays(_ name: String) throws {
-        let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
-        let transcript = try Transcript(jsonLines: text)
-        let problems = try transcript.replay()
+    @MainActor
+    func replaysInProcess(_ name: String) async throws {
+        let problems = try await Self.transcript(name).replayInProcess()
         #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
+    }
+}
+
+extension ProcessTests {
+    /// The transcripts that pin stdio behaviour, replayed against the real binary.
+    @Suite struct BinaryTranscriptTests {
+        @Test(arguments: TranscriptTests.overPipes)
+        func replaysAgainstTheBinary(_ name: String) throws {
+            let problems = try TranscriptTests.transcript(name).replay()
+            #expect(problems.isEmpty, "\(name):\n\(problems.joined(separator: "\n"))")
+        }
     }
 }

@@ -209,7 +209,7 @@ public final class VirtualClock: Clock, Sendable {
     }
 
     /// How long an advance waits, in real time, for a task that neither sleeps on the clock nor ends.
-    public static let settleTimeout = Duration.seconds(2)
+    public static let settleTimeout = Duration.seconds(5)
 
     private func giveUpWaiting(generation: Int) {
         let (waiter, tasks) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Int) in

@@ -10,7 +10,11 @@
 /// ```
 @MainActor
 public final class InMemoryConnection: Connection {
-    public let framing: Framing?
+    /// The framing of what ``deliver(bytes:)`` received, or the one given at init.
+    public var framing: Framing? { decoder.framing ?? givenFraming }
+    private let givenFraming: Framing
+    private let limits: MessageReader.Limits
+    private var decoder: FrameDecoder
     private var handler: (@MainActor ([Inbound]) -> Void)?
     /// What was delivered before the server started.
     private var early: [Inbound] = []
@@ -20,8 +24,13 @@ public final class InMemoryConnection: Connection {
     public private(set) var exitCode: Int32?
     private var waiter: CheckedContinuation<Void, Never>?
 
-    public init(framing: Framing = .newlineDelimited) {
-        self.framing = framing
+    /// - Parameters:
+    ///   - framing: the framing to report before any bytes arrive.
+    ///   - limits: the message size and depth enforced on ``deliver(bytes:)``, as the stdio reader does.
+    public init(framing: Framing = .newlineDelimited, limits: MessageReader.Limits = .init()) {
+        givenFraming = framing
+        self.limits = limits
+        decoder = FrameDecoder(maximumMessageSize: limits.messageSize)
     }
 
     public func start(_ handler: @escaping @MainActor ([Inbound]) -> Void) {
@@ -33,19 +42,26 @@ public final class InMemoryConnection: Connection {
     /// Hands the server one message body, as the reader would after framing it: parsed, or
     /// reported as malformed.
     public func deliver(_ body: [UInt8]) {
-        let item: Inbound
-        do {
-            item = .message(try JSONParser.parse(body), body: body)
-        } catch {
-            item = .malformed(.parseError(error.description), body: body)
-        }
-        deliver([item])
+        deliver([Inbound(.frame(body))])
     }
 
     public func deliver(_ text: String) { deliver(Array(text.utf8)) }
 
-    /// Tells the server the client's input ended.
-    public func deliverEnd() { deliver([.end]) }
+    /// Hands the server raw bytes as a client would write them, framed in either framing: they go
+    /// through the same ``FrameDecoder`` as the stdio reader's, so framing errors come out the same.
+    public func deliver(bytes: [UInt8]) {
+        decoder.append(bytes)
+        var items: [Inbound] = []
+        while let event = decoder.next() { items.append(Inbound(event, maximumDepth: limits.depth)) }
+        if !items.isEmpty { deliver(items) }
+    }
+
+    /// Tells the server the client's input ended (after what is left of a frame, if anything).
+    public func deliverEnd() {
+        var items: [Inbound] = []
+        if let last = decoder.finish() { items.append(Inbound(last, maximumDepth: limits.depth)) }
+        deliver(items + [.end])
+    }
 
     private func deliver(_ items: [Inbound]) {
         if let handler { handler(items) } else { early += items }

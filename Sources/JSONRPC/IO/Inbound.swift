@@ -7,3 +7,19 @@ public enum Inbound: Sendable {
     /// The client closed its end of the stream.
     case end
 }
+
+extension Inbound {
+    /// What a framed event becomes: a parsed message, or a frame or body that could not be read.
+    public init(_ event: FrameEvent, maximumDepth: Int = JSONParser.defaultMaximumDepth) {
+        switch event {
+        case .error(let message):
+            self = .malformed(.parseError(message), body: [])
+        case .frame(let body):
+            do {
+                self = .message(try JSONParser.parse(body, maximumDepth: maximumDepth), body: body)
+            } catch {
+                self = .malformed(.parseError(error.description), body: body)
+            }
+        }
+    }
+}

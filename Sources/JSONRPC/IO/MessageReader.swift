@@ -93,16 +93,7 @@ public final class MessageReader: Sendable {
     }
 
     private func inbound(_ event: FrameEvent) -> Inbound {
-        switch event {
-        case .error(let message):
-            return .malformed(.parseError(message), body: [])
-        case .frame(let body):
-            do {
-                return .message(try JSONParser.parse(body, maximumDepth: limits.depth), body: body)
-            } catch {
-                return .malformed(.parseError(error.description), body: body)
-            }
-        }
+        Inbound(event, maximumDepth: limits.depth)
     }
 
     private func deliver(_ items: [Inbound], onReadable: @Sendable () -> Void) {
