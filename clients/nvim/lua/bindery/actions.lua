@@ -1,0 +1,128 @@
+-- What keys do in a form: <CR>/<Space> press a button, toggle a boolean or
+-- pick an enum case; <C-c> cancels a running command; cc/S change a value
+-- without touching its label.
+local edit = require('bindery.edit')
+local json = require('bindery.json')
+local ui = require('bindery.ui')
+local values = require('bindery.values')
+local view = require('bindery.view')
+
+local api = vim.api
+local M = {}
+
+local function alive(form)
+  if form.dead then
+    ui.warn(form.dead)
+    return false
+  end
+  return not form.closed
+end
+
+local function send_invoke(form, command, args)
+  form.results[command.name] = nil
+  local id
+  id = form.conn:request('invoke', { session = form.session, command = command.name, args = args }, function(err, result)
+    if form.pending[command.name] == id then form.pending[command.name] = nil end
+    if form.closed or form.dead then return end
+    if err then
+      form.results[command.name] = { ok = false, message = err.message }
+    else
+      form.results[command.name] = { ok = true, value = result.result }
+    end
+    view.render(form)
+  end)
+  form.pending[command.name] = id
+  view.render(form)
+end
+
+function M.invoke(form, command)
+  if not alive(form) then return end
+  -- Writes still waiting for their pause go first: the command must see them.
+  edit.flush_and_wait(form)
+  if form.pending[command.name] then
+    ui.warn(command.label .. ' is running (<C-c> cancels it)')
+    return
+  end
+  if form.state[command.name .. '.enabled'] == false then
+    ui.warn(command.label .. ' is disabled')
+    return
+  end
+  if not command.args then return send_invoke(form, command, nil) end
+  vim.ui.input({ prompt = command.label .. ' arguments (JSON): ' }, function(input)
+    if not input or form.closed or form.dead then return end
+    local ok, args = pcall(json.decode, input)
+    if not ok then return ui.error('arguments: ' .. args) end
+    send_invoke(form, command, json.prepare(args))
+  end)
+end
+
+function M.activate(form)
+  if not alive(form) then return end
+  view.render(form)
+  local block = view.current_block(form)
+  if not block then return end
+  if block.command then return M.invoke(form, block.command) end
+  local field = block.field
+  if not field then return end
+  if not field.writable then
+    ui.warn(field.label .. ' is read-only')
+  elseif field.type == 'boolean' then
+    local ok, value = values.parse(field, form.text[field.name])
+    edit.set(form, field.name, values.text(field, not (ok and value)))
+  elseif field.type == 'enum' then
+    local items = vim.list_extend({}, field.cases or {})
+    if field.nullable then items[#items + 1] = '' end -- empty text sends null
+    vim.ui.select(items, {
+      prompt = field.label .. ':',
+      format_item = function(item) return item == '' and '(none)' or item end,
+    }, function(choice)
+      if choice and alive(form) then edit.set(form, field.name, choice) end
+    end)
+  else
+    vim.cmd('startinsert!')
+  end
+end
+
+-- Cancels the command under the cursor, or else the one running.
+function M.cancel(form)
+  if not alive(form) then return end
+  local block = view.current_block(form)
+  local name = block and block.command and form.pending[block.command.name] and block.command.name
+  if not name then name = next(form.pending) end
+  if not name then
+    ui.warn('no command of this form is running')
+    return
+  end
+  form.conn:notify('$/cancelRequest', { id = form.pending[name] })
+  for _, command in ipairs(form.schema.commands) do
+    if command.name == name then ui.info('cancelling ' .. command.label) end
+  end
+end
+
+-- cc / S: empty the value under the cursor and type a new one.
+function M.change(form)
+  if not alive(form) then return end
+  view.render(form)
+  local block = view.current_block(form)
+  if not (block and block.writable) then
+    ui.warn((block and block.field and block.field.label .. ' is read-only') or 'only values can be changed')
+    return
+  end
+  api.nvim_buf_set_lines(form.buf, block.start, block.start + 1, false, { block.field.label .. ': ' })
+  vim.cmd('startinsert!')
+end
+
+function M.attach(form)
+  local function map(mode, lhs, rhs)
+    vim.keymap.set(mode, lhs, rhs, { buffer = form.buf, silent = true, nowait = true })
+  end
+  map('n', '<CR>', function() M.activate(form) end)
+  map('n', '<Space>', function() M.activate(form) end)
+  map('n', '<C-c>', function() M.cancel(form) end)
+  map('n', 'cc', function() M.change(form) end)
+  map('n', 'S', function() M.change(form) end)
+  -- A value is one line: Enter ends the edit instead of splitting the form.
+  map('i', '<CR>', '<Esc>')
+end
+
+return M

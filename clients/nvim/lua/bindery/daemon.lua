@@ -1,0 +1,96 @@
+-- The one binderyd of this Neovim: started on first use, initialized, asked
+-- for its schemas, told to shut down on exit. Routes didChange to the form
+-- that owns the session and tells the forms when the daemon dies.
+local discovery = require('bindery.discovery')
+local log = require('bindery.log')
+local rpc = require('bindery.rpc')
+
+local M = {
+  conn = nil,     -- the live connection, nil when no daemon runs
+  schemas = {},   -- type -> schema
+  types = {},     -- types in the daemon's order
+  sessions = {},  -- session id -> live form
+  buffers = {},   -- buffer -> form (dead ones too, until wiped)
+}
+
+local function exited(conn, code, signal)
+  if M.conn == conn then M.conn = nil end
+  local why
+  if conn.stopping then
+    why = 'binderyd stopped'
+  elseif signal and signal ~= 0 then
+    why = ('binderyd was killed (signal %d)'):format(signal)
+  else
+    why = ('binderyd exited (code %d)'):format(code)
+  end
+  log.note(why)
+  for session, form in pairs(M.sessions) do
+    if form.conn == conn then
+      M.sessions[session] = nil
+      form:die(why .. '; :BinderyOpen starts a new one')
+    end
+  end
+end
+
+local function remember(schemas)
+  M.schemas, M.types = {}, {}
+  for _, schema in ipairs(schemas or {}) do
+    M.schemas[schema.type] = schema
+    M.types[#M.types + 1] = schema.type
+  end
+end
+
+-- The running daemon's connection, starting one if needed; or nil and why.
+function M.ensure()
+  if M.conn then return M.conn end
+  local argv, why = discovery.command()
+  if not argv then return nil, why end
+  local conn
+  conn, why = rpc.start(argv, {
+    on_notification = function(method, params)
+      if method == 'didChange' and M.conn == conn then
+        local form = M.sessions[params.session]
+        if form then form:apply(params) end
+      end
+    end,
+    on_stderr = log.stderr,
+    on_exit = function(code, signal) exited(conn, code, signal) end,
+  })
+  if not conn then return nil, why end
+  log.note(('started %s (pid %d)'):format(table.concat(argv, ' '), conn.pid))
+  M.conn = conn
+  local result, err = conn:request_sync('initialize', {
+    clientInfo = { name = 'bindery.nvim' },
+    capabilities = vim.empty_dict(),
+  }, 20000)
+  if not result then
+    conn:kill('sigkill')
+    M.conn = nil
+    return nil, 'binderyd did not initialize: ' .. err.message .. ' (see :BinderyLog)'
+  end
+  conn:notify('initialized', vim.empty_dict())
+  remember(result.viewModels)
+  return conn
+end
+
+-- A type's schema, from initialize or else viewModels/describe; or nil, why.
+function M.schema(type)
+  local conn, why = M.ensure()
+  if not conn then return nil, why end
+  if M.schemas[type] then return M.schemas[type] end
+  local result, err = conn:request_sync('viewModels/describe', { type = type }, 10000)
+  if not result then return nil, err.message end
+  local schema = result.viewModels[1]
+  M.schemas[type] = schema
+  return schema
+end
+
+-- Shuts the daemon down (VimLeavePre, tests). Its forms say it stopped.
+function M.stop()
+  local conn = M.conn
+  if not conn then return end
+  conn.stopping = true
+  conn:stop(2000)
+end
+
+return M

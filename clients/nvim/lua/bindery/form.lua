@@ -1,0 +1,156 @@
+-- A form: one session of a view model type, shown in one buffer. Holds the
+-- session's state as the daemon last said it, plus what the person typed.
+local actions = require('bindery.actions')
+local daemon = require('bindery.daemon')
+local edit = require('bindery.edit')
+local values = require('bindery.values')
+local view = require('bindery.view')
+
+local api = vim.api
+local M = {}
+
+local Form = {}
+Form.__index = Form
+
+local group = api.nvim_create_augroup('bindery_forms', { clear = true })
+
+local function buffer_name(form)
+  local name = ('bindery://%s/%d'):format(form.type, form.session)
+  local n = 1
+  while vim.fn.bufexists(name) == 1 do -- a dead form of an earlier daemon
+    n = n + 1
+    name = ('bindery://%s/%d~%d'):format(form.type, form.session, n)
+  end
+  return name
+end
+
+-- result: session/open's {session, revision, state}.
+function M.new(conn, schema, result, key)
+  local self = setmetatable({
+    conn = conn, schema = schema, type = schema.type, key = key,
+    session = result.session, revision = result.revision or 0, state = result.state,
+    fields = {},     -- name -> field schema
+    text = {},       -- writable field -> text shown (the buffer's, once typed)
+    sent = {},       -- writable field -> text last sent or received
+    stale = {},      -- fields the daemon changed while the person typed in them
+    write_id = {},   -- field -> id of the latest setField
+    timers = {},     -- field -> pause timer of a write
+    errors = {},     -- field -> message, shown as a diagnostic
+    pending = {},    -- command -> id of its unanswered invoke
+    results = {},    -- command -> {ok, value | message}
+    writing = 0,     -- setField requests not answered yet
+    damaged = {}, spin = 0,
+  }, Form)
+  for _, field in ipairs(schema.fields) do
+    self.fields[field.name] = field
+    if field.writable then
+      self.text[field.name] = values.text(field, self.state[field.name])
+      self.sent[field.name] = self.text[field.name]
+    end
+  end
+
+  local buf = api.nvim_create_buf(true, true)
+  self.buf = buf
+  api.nvim_buf_set_name(buf, buffer_name(self))
+  vim.bo[buf].bufhidden = 'hide'
+  -- Every value is live in the daemon; undoing would replay stale renders.
+  vim.bo[buf].undolevels = -1
+  vim.bo[buf].filetype = 'bindery'
+  daemon.sessions[self.session] = self
+  daemon.buffers[buf] = self
+
+  view.render(self, true)
+  edit.attach(self)
+  actions.attach(self)
+  api.nvim_create_autocmd('InsertLeave', { group = group, buffer = buf, callback = function()
+    vim.schedule(function()
+      if self.closed then return end
+      view.render(self)
+      edit.flush(self)
+      edit.settle(self)
+    end)
+  end })
+  api.nvim_create_autocmd('BufLeave', { group = group, buffer = buf, callback = function()
+    if not self.closed then edit.flush(self) end
+  end })
+  api.nvim_create_autocmd({ 'BufWipeout', 'BufDelete' }, { group = group, buffer = buf, callback = function()
+    self:close()
+  end })
+  api.nvim_create_autocmd('BufReadCmd', { group = group, buffer = buf, callback = function()
+    -- :edit reloads the buffer: draw the form again instead of reading a file.
+    self.blocks = nil
+    edit.attach(self)
+    view.render(self, true)
+  end })
+  return self
+end
+
+-- A didChange for this session.
+function Form:apply(params)
+  if self.closed or self.dead then return end
+  local revision = tonumber(params.revision)
+  if revision and revision <= self.revision then return end
+  local gap = revision and revision ~= self.revision + 1
+  self.revision = revision or self.revision
+  local cause = type(params.cause) == 'number' and params.cause or nil
+  for name, value in pairs(params.changes or {}) do
+    -- A change caused before our latest write of the field is outdated by it.
+    local superseded = cause and self.write_id[name] and cause < self.write_id[name]
+    if not superseded then
+      local field = self.fields[name]
+      if field and field.writable then
+        edit.remote(self, name, value)
+      else
+        self.state[name] = value
+      end
+    end
+  end
+  if gap then self:resync() end
+  view.render(self)
+end
+
+-- A revision was skipped (a lost message): fetch the whole state again.
+function Form:resync()
+  self.conn:request('session/state', { session = self.session }, function(err, result)
+    if err or self.closed or self.dead then return end
+    self.revision = result.revision
+    for name, value in pairs(result.state) do
+      local field = self.fields[name]
+      if field and field.writable then
+        edit.remote(self, name, value)
+      else
+        self.state[name] = value
+      end
+    end
+    view.render(self)
+  end)
+end
+
+-- The daemon went away: say so, keep the last values, allow no edits.
+function Form:die(why)
+  if self.closed or self.dead then return end
+  self.dead = why
+  edit.stop_timers(self)
+  self.pending = {}
+  view.render(self, true)
+  api.nvim_buf_clear_namespace(self.buf, view.spin_ns, 0, -1)
+  view.stop_spinner(self)
+end
+
+-- Ends the session (the buffer is being wiped, or :BinderyClose).
+function Form:close()
+  if self.closed then return end
+  self.closed = true
+  edit.stop_timers(self)
+  view.stop_spinner(self)
+  if daemon.sessions[self.session] == self then daemon.sessions[self.session] = nil end
+  daemon.buffers[self.buf] = nil
+  if not self.dead and not self.conn.closed then
+    self.conn:request('session/close', { session = self.session }, function() end)
+  end
+  if api.nvim_buf_is_valid(self.buf) then
+    vim.diagnostic.reset(view.diag_ns, self.buf)
+  end
+end
+
+return M

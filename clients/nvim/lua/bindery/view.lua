@@ -1,0 +1,192 @@
+-- Puts a form's layout into its buffer: rewrites only the blocks that
+-- changed, never the line the person is typing in, keeps every window's
+-- cursor on the same member, and paints highlights, diagnostics, a spinner.
+local compat = require('bindery.compat')
+local layout = require('bindery.layout')
+
+local api = vim.api
+local M = {}
+
+M.ns = api.nvim_create_namespace('bindery')
+M.spin_ns = api.nvim_create_namespace('bindery_spinner')
+M.diag_ns = api.nvim_create_namespace('bindery_diagnostics')
+
+-- The block holding buffer row (0-based), and its index.
+function M.block_at(form, row)
+  for i, block in ipairs(form.blocks or {}) do
+    if row >= block.start and row < block.start + #block.lines then return block, i end
+  end
+end
+
+function M.current_block(form)
+  if api.nvim_get_current_buf() ~= form.buf then return nil end
+  return M.block_at(form, api.nvim_win_get_cursor(0)[1] - 1)
+end
+
+local function same_shape(old, new)
+  if not old or #old ~= #new then return false end
+  for i, block in ipairs(new) do
+    if old[i].key ~= block.key then return false end
+  end
+  return true
+end
+
+-- Each window's cursor as (block, line in block, column), or a plain row when
+-- the buffer's structure is not known to match the blocks.
+local function save_cursors(form, structured)
+  local saved = {}
+  for _, win in ipairs(api.nvim_list_wins()) do
+    if api.nvim_win_get_buf(win) == form.buf then
+      local pos = api.nvim_win_get_cursor(win)
+      local block, index
+      if structured then block, index = M.block_at(form, pos[1] - 1) end
+      saved[#saved + 1] = { win = win, pos = pos, index = index, offset = block and pos[1] - 1 - block.start }
+    end
+  end
+  return saved
+end
+
+local function restore_cursors(form, saved)
+  local count = api.nvim_buf_line_count(form.buf)
+  for _, s in ipairs(saved) do
+    local row = s.pos[1]
+    if s.index then
+      local block = form.blocks[s.index]
+      row = block.start + math.min(s.offset, #block.lines - 1) + 1
+    end
+    row = math.max(1, math.min(row, count))
+    if row ~= s.pos[1] and api.nvim_win_is_valid(s.win) then
+      api.nvim_win_set_cursor(s.win, { row, s.pos[2] })
+    end
+  end
+end
+
+function M.render(form, full)
+  if form.closed or not api.nvim_buf_is_loaded(form.buf) then return end
+  local edit = require('bindery.edit')
+  if edit.scan(form) == 'broken' then full = true end
+  local new = layout.build(form)
+  local old = form.blocks
+  full = full or not same_shape(old, new)
+  local cursors = save_cursors(form, not full)
+  form.rendering = true
+  vim.bo[form.buf].modifiable = true
+  local ok, err = pcall(function()
+    if full then
+      local lines = {}
+      for _, block in ipairs(new) do
+        block.start = #lines
+        vim.list_extend(lines, block.lines)
+      end
+      api.nvim_buf_set_lines(form.buf, 0, -1, false, lines)
+      return
+    end
+    local current = api.nvim_buf_get_lines(form.buf, 0, -1, false)
+    local row = 0
+    for i, block in ipairs(new) do
+      local have = vim.list_slice(current, old[i].start + 1, old[i].start + #old[i].lines)
+      if block.writable and (edit.busy(form, block.field.name) or form.damaged[block.field.name]) then
+        block.lines = have -- the person is typing here: their text wins
+      end
+      if not vim.deep_equal(have, block.lines) then
+        api.nvim_buf_set_lines(form.buf, row, row + #have, false, block.lines)
+      end
+      block.start = row
+      row = row + #block.lines
+    end
+  end)
+  form.rendering = false
+  vim.bo[form.buf].modifiable = not form.dead
+  form.blocks = new
+  if not ok then error(err) end
+  restore_cursors(form, cursors)
+  M.decorate(form)
+end
+
+local function spin(form)
+  if form.closed or not api.nvim_buf_is_valid(form.buf) then return end
+  api.nvim_buf_clear_namespace(form.buf, M.spin_ns, 0, -1)
+  local running = false
+  for _, block in ipairs(form.blocks) do
+    if block.running then
+      running = true
+      local frame = layout.spinner[form.spin % #layout.spinner + 1]
+      api.nvim_buf_set_extmark(form.buf, M.spin_ns, block.start, 0, {
+        virt_text = { { frame, 'BinderyRunning' } },
+        virt_text_pos = 'eol',
+      })
+    end
+  end
+  return running
+end
+
+function M.stop_spinner(form)
+  if form.spin_timer then
+    form.spin_timer:stop()
+    form.spin_timer:close()
+    form.spin_timer = nil
+  end
+end
+
+-- Animates running commands with virtual text, so the buffer text (and the
+-- person's cursor) stays still while it turns.
+local function update_spinner(form)
+  if spin(form) then
+    if not form.spin_timer then
+      form.spin_timer = compat.uv.new_timer()
+      form.spin_timer:start(100, 100, vim.schedule_wrap(function()
+        form.spin = form.spin + 1
+        if not spin(form) then M.stop_spinner(form) end
+      end))
+    end
+  else
+    M.stop_spinner(form)
+  end
+end
+
+-- Highlights columns from..to of a row (to = nil: the end of the line),
+-- clamped to the line: a label being mangled in Insert mode can be shorter.
+local function paint(form, line, row, from, to, group)
+  local last = math.min(to or #line, #line)
+  api.nvim_buf_set_extmark(form.buf, M.ns, row, math.min(from, last), { end_col = last, hl_group = group })
+end
+
+function M.decorate(form)
+  if form.closed or not api.nvim_buf_is_loaded(form.buf) then return end
+  api.nvim_buf_clear_namespace(form.buf, M.ns, 0, -1)
+  local diagnostics = {}
+  for _, block in ipairs(form.blocks) do
+    local row = block.start
+    if block.title then
+      paint(form, block.lines[1], row, 0, nil, 'BinderyTitle')
+    elseif block.status then
+      paint(form, block.lines[1], row, 0, nil, 'BinderyDead')
+    elseif block.field then
+      paint(form, block.lines[1], row, 0, #block.prefix, 'BinderyLabel')
+      if not block.writable then
+        for i = 1, #block.lines do
+          local line = block.lines[i]
+          paint(form, line, row + i - 1, i == 1 and #block.prefix or 0, nil, 'BinderyReadOnly')
+        end
+      end
+      local message = form.errors[block.field.name]
+      if message then
+        diagnostics[#diagnostics + 1] = {
+          lnum = row, col = math.min(#block.prefix, #block.lines[1]), severity = vim.diagnostic.severity.ERROR,
+          message = message, source = 'bindery',
+        }
+      end
+    elseif block.command then
+      local group = block.running and 'BinderyRunning'
+        or (block.enabled and 'BinderyButton' or 'BinderyButtonDisabled')
+      paint(form, block.lines[1], row, 0, #block.command.label + 4, group)
+      for i = 2, #block.lines do
+        paint(form, block.lines[i], row + i - 1, 0, nil, block.result_ok and 'BinderyResult' or 'BinderyError')
+      end
+    end
+  end
+  vim.diagnostic.set(M.diag_ns, form.buf, diagnostics)
+  update_spinner(form)
+end
+
+return M

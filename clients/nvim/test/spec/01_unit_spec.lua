@@ -1,0 +1,135 @@
+local T = require('helpers')
+
+local framing = require('bindery.framing')
+local json = require('bindery.json')
+local values = require('bindery.values')
+
+T.test('framing: messages split across reads and several in one read', function()
+  local feed = framing.decoder()
+  local a, b = '{"id":1}', '{"id":2,"x":"é"}'
+  local bytes = framing.encode(a) .. framing.encode(b) .. framing.encode(a)
+  local got = {}
+  -- One byte at a time, then everything at once.
+  for i = 1, #bytes do vim.list_extend(got, (feed(bytes:sub(i, i)))) end
+  T.eq({ a, b, a }, got, 'byte by byte')
+  T.eq({ a, b, a }, (feed(bytes)), 'in one read')
+  -- Headers: case-insensitive, extra headers, \n\n; a bad block is skipped.
+  local bodies, problems = feed('content-length: 8\r\nContent-Type: x\r\n\r\n' .. a .. 'Oops\r\n\r\nContent-Length: 8\n\n' .. a)
+  T.eq({ a, a }, bodies, 'lenient headers')
+  T.eq(1, #problems, 'problems')
+end)
+
+T.test('json: member order kept, escapes, numbers, null', function()
+  local v = json.decode('{"b":1,"a":[true,false,null,-1.5e2],"c":{"z":"\\u00e9\\ud83d\\ude00\\n","y":{}}}')
+  T.eq({ 'b', 'a', 'c' }, json.keys(v), 'order')
+  T.eq({ 'z', 'y' }, json.keys(v.c), 'nested order')
+  T.eq({ true, false, vim.NIL, -150 }, v.a, 'array')
+  T.eq('é😀\n', v.c.z, 'escapes')
+  T.truthy(json.is_object(v.c.y) and not json.is_object(v.a), 'objects told from arrays')
+  T.eq('{"y":{}}', json.encode(json.prepare({ y = v.c.y })), 'an empty object stays one')
+  T.truthy(not pcall(json.decode, '{"a":1'), 'truncated input fails')
+  T.truthy(not pcall(json.decode, '{} x'), 'trailing input fails')
+end)
+
+T.test('values: display and parsing by schema type', function()
+  T.eq('[x]', values.text({ type = 'boolean' }, true), 'boolean')
+  T.eq('', values.text({ type = 'string', nullable = true }, vim.NIL), 'null')
+  T.eq('3.5', values.text({ type = 'number' }, 3.5), 'number')
+  T.eq('45000', values.text({ type = 'number' }, 45000), 'integral number')
+  T.eq('a\\nb', values.text({ type = 'string' }, 'a\nb'), 'newline')
+  T.eq({ true, vim.NIL }, { values.parse({ type = 'number', nullable = true }, ' ') }, 'empty nullable')
+  T.eq({ true, '' }, { values.parse({ type = 'string' }, '') }, 'empty string')
+  T.eq({ true, 'a\nb' }, { values.parse({ type = 'string' }, 'a\\nb') }, 'escaped newline')
+  T.eq({ true, 12 }, { values.parse({ type = 'integer' }, '12') }, 'integer')
+  T.eq(false, (values.parse({ type = 'integer' }, '1.5')), 'fraction for an integer')
+  T.eq(false, (values.parse({ type = 'number' }, '0x10')), 'hex')
+  T.eq(false, (values.parse({ type = 'number' }, '')), 'empty non-nullable number')
+  T.eq({ true, false }, { values.parse({ type = 'boolean' }, '[ ]') }, 'boolean')
+  T.eq(false, (values.parse({ type = 'enum', cases = { 'a' } }, 'b')), 'enum')
+  T.eq({ 'firstName: Ada, tags: [a, b], n: null' }, values.lines(json.decode('{"firstName":"Ada","tags":["a","b"],"n":null}')), 'object')
+  T.eq({ '', '  - id: 1', '  - id: 2' }, values.lines(json.decode('[{"id":1},{"id":2}]')), 'array of objects')
+  T.eq({ '1, 2' }, values.lines({ 1, 2 }), 'array of numbers')
+end)
+
+T.test('discovery: g:bindery_cmd (string or list), $BINDERYD, g:bindery_args', function()
+  local discovery = require('bindery.discovery')
+  local env = vim.env.BINDERYD
+  vim.g.bindery_args = { '--deterministic' }
+  vim.g.bindery_cmd = '/opt/binderyd'
+  T.eq({ '/opt/binderyd', '--deterministic' }, discovery.command(), 'string')
+  vim.g.bindery_cmd = { 'sh', '-c', 'x' }
+  T.eq({ 'sh', '-c', 'x', '--deterministic' }, discovery.command(), 'list')
+  vim.g.bindery_cmd = nil
+  T.eq({ env, '--deterministic' }, discovery.command(), '$BINDERYD')
+  vim.env.BINDERYD = '/nonexistent/binderyd'
+  local path = vim.env.PATH
+  vim.env.PATH = '/nonexistent'
+  local argv, why = discovery.command()
+  vim.env.BINDERYD, vim.env.PATH = env, path
+  local built = discovery.build_candidates()
+  if argv then
+    T.truthy(argv[1] == built[1] or argv[1] == built[2], 'the repository build')
+  else
+    T.truthy(why:find('$BINDERYD', 1, true) and why:find(built[2], 1, true), 'every place tried')
+  end
+  T.truthy(built[1]:match('/%.build/release/binderyd$') and not built[1]:find('clients'), 'the build is outside clients/')
+end)
+
+T.test('commands: completion of types and parsing of :BinderyOpen', function()
+  T.eq({ 'addMovie', 'bottomBar', 'element', 'email', 'login', 'movieList', 'package', 'survey' },
+    vim.fn.getcompletion('BinderyOpen ', 'cmdline'), 'types')
+  T.eq({ 'element', 'email' }, vim.fn.getcompletion('BinderyOpen e', 'cmdline'), 'prefix')
+  local parse = require('bindery').parse_open
+  T.eq({ 'email' }, { parse('email') }, 'type')
+  T.eq({ 'bottomBar', 'bar' }, { parse(' bottomBar  bar ') }, 'key')
+  local type, key, args = parse('element {"symbol": "He"}')
+  T.eq({ 'element', nil, { symbol = 'He' } }, { type, key, args }, 'args')
+  type, key, args = parse('element k {"symbol":"Li"}')
+  T.eq({ 'element', 'k', { symbol = 'Li' } }, { type, key, args }, 'key and args')
+  T.eq(nil, (parse('element k [1]')), 'args must be an object')
+end)
+
+T.test('rpc: a batch response is handled like single ones', function()
+  vim.cmd('BinderyOpen email')
+  local conn = require('bindery.daemon').conn
+  local got = {}
+  conn.pending[9001] = function(err, result) got[#got + 1] = { err = err, result = result } end
+  conn.pending[9002] = function(err, result) got[#got + 1] = { err = err and err.code, result = result } end
+  conn:_receive('[{"jsonrpc":"2.0","id":9001,"result":{"a":1}},{"jsonrpc":"2.0","id":9002,"error":{"code":-32601,"message":"x"}}]')
+  T.eq({ { result = { a = 1 } }, { err = -32601 } }, got, 'callbacks')
+  -- And the connection still works.
+  T.eq('email', T.request('viewModels/describe', { type = 'email' }).viewModels[1].type, 'describe')
+end)
+
+T.test('didChange: a skipped revision resynchronises with session/state', function()
+  vim.cmd('BinderyOpen email')
+  local form = T.form()
+  T.request('setField', { session = form.session, field = 'email', value = 'a@b.co' }) -- behind the form's back
+  -- Its didChange (revision 1) is dropped, as if lost; the next one is 2.
+  T.wait(function() return form.revision == 1 end, 'revision 1')
+  form.revision = 0
+  form.state.isValid = false
+  form:apply({ session = form.session, revision = 2, changes = {} })
+  T.expect_buffer([[
+    == email ==
+    Email: a@b.co
+    Valid: true
+    Validation message: Email is valid]])
+end)
+
+T.test('didChange: a field being typed in is never overwritten; outdated echoes are dropped', function()
+  vim.cmd('BinderyOpen email')
+  local form = T.form()
+  T.goto_line('Email:')
+  T.input('A')
+  T.type('me@x.io')
+  T.wait(function() return form.write_id.email end, 'the write')
+  -- A change caused before our latest write is outdated by it.
+  form:apply({ session = form.session, revision = form.revision + 1, cause = form.write_id.email - 1, changes = { email = 'OLD' } })
+  -- A change of the field from elsewhere waits until the person leaves it.
+  form:apply({ session = form.session, revision = form.revision + 1, changes = { email = 'theirs@x.io' } })
+  T.eq('Email: me@x.io', vim.api.nvim_get_current_line(), 'the line while typing')
+  T.eq({ 2, #'Email: me@x.io' }, vim.api.nvim_win_get_cursor(0), 'cursor')
+  T.input('<Esc>')
+  T.wait(function() return vim.api.nvim_get_current_line() == 'Email: theirs@x.io' end, 'the remote value after leaving')
+end)
