@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "JSONRPC", targets: ["JSONRPC"]),
         .library(name: "Bindery", targets: ["Bindery"]),
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
+        .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         .executable(name: "binderyd", targets: ["binderyd"]),
     ],
     targets: [
@@ -16,6 +17,8 @@ let package = Package(
         .target(name: "SeededRandom"),
         // What a view-model author imports: exposure, value coding, schema, change tracking.
         .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom"]),
+        // For view model authors' tests: a view model opened in-process, every change asserted.
+        .target(name: "BinderyTesting", dependencies: ["Bindery"]),
         // The protocol methods over sessions, recording, the stdio entry point.
         .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"]),
         // The view models of the seed articles.
@@ -29,7 +32,7 @@ let package = Package(
         .executableTarget(name: "rawpipe", path: "Benchmarks/rawpipe"),
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "SeededRandom"]),
-        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "SeedViewModels"]),
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels"]),
     ],
     swiftLanguageModes: [.v6]

@@ -51,11 +51,12 @@ public final class Server {
 
     /// Starts handling what the connection delivers.
     public func start() {
-        table.onDeferredChanges = { [unowned self] in
-            sendChanges()
-            flush()
+        // Weak: a server run in-process may be gone while a task it started still runs.
+        table.onDeferredChanges = { [weak self] in
+            self?.sendChanges()
+            self?.flush()
         }
-        connection.start { [unowned self] items in receive(items) }
+        connection.start { [weak self] items in self?.receive(items) }
     }
 
     private func receive(_ items: [Inbound]) {

@@ -108,8 +108,11 @@ public final class VirtualClock: Clock, Sendable {
                 settled?.resume()
             }
         } onCancel: {
+            // Woken by its cancellation: awake again, so an advance waits for it to unwind.
             let sleeper = state.withLock { state in
-                state.sleepers.firstIndex { $0.order.ticket == ticket }.map { state.sleepers.remove(at: $0) }
+                let sleeper = state.sleepers.firstIndex { $0.order.ticket == ticket }.map { state.sleepers.remove(at: $0) }
+                if sleeper != nil, let task { state.awake.insert(task) }
+                return sleeper
             }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
