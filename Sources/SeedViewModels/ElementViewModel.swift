@@ -13,11 +13,13 @@ public final class ElementViewModel {
         self.element = element
     }
 
-    /// Opens the element named by `symbol`; an unknown symbol is an error that lists the known ones.
-    public convenience init(symbol: String) throws {
-        guard let element = ChemicalElement.withSymbol(symbol) else {
+    /// Opens the element named by `symbol`; a missing or unknown symbol is an error that lists the
+    /// known ones.
+    public convenience init(symbol: String?) throws {
+        guard let symbol, let element = ChemicalElement.withSymbol(symbol) else {
             let known = ChemicalElement.periodicTable.map(\.symbol)
-            throw OpenError("unknown element symbol \"\(symbol)\"; known: \(known.joined(separator: ", "))",
+            let problem = symbol.map { "unknown element symbol \"\($0)\"" } ?? "args.symbol is missing"
+            throw OpenError("\(problem); known: \(known.joined(separator: ", "))",
                             data: UnknownSymbol(symbol: symbol, known: known))
         }
         self.init(element: element)
@@ -33,7 +35,7 @@ public final class ElementViewModel {
 
 /// The data of a refused open: the symbol given and the ones known.
 struct UnknownSymbol: Encodable {
-    let symbol: String
+    let symbol: String?
     let known: [String]
 }
 

@@ -9,7 +9,7 @@ extension ViewModelRegistry {
         register("package") { context in
             PackageViewModel(package: .makeExample(), random: context.dependencies.random)
         }
-        register("element") { context in try ElementViewModel(symbol: context.argument("symbol")) }
+        register("element") { context in try ElementViewModel(symbol: context.argumentIfPresent("symbol")) }
         register("movieList") { context in MovieListViewModel(movieStore: context.dependencies[MovieStoreKey.self]) }
         register("addMovie") { context in AddMovieViewModel(movieStore: context.dependencies[MovieStoreKey.self]) }
         register("bottomBar") { context in

@@ -23,6 +23,13 @@ public final class OpenContext {
         }
     }
 
+    /// The argument `name` decoded as `Value`, or nil when it is missing or null; throws an
+    /// ``OpenError`` naming it when it is there with the wrong type.
+    public func argumentIfPresent<Value: BinderyValue>(_ name: String, as type: Value.Type = Value.self) throws -> Value? {
+        guard let value = arguments[name], value != .null else { return nil }
+        return try argument(name, as: Value.self)
+    }
+
     /// Runs `body` for as long as the session is open, like SwiftUI's `.task` for as long as a view
     /// is: closing the session cancels it. Its changes carry no `cause`: no request made them.
     public func task(_ body: @escaping @MainActor () async -> Void) {
