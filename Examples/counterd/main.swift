@@ -1,5 +1,5 @@
 // A daemon of your own: the example the README shows, built with the public API only.
-import BinderyServer
+import BinderyServer   // re-exports Bindery (the runtime) and Observation
 
 @MainActor @Observable final class CounterViewModel {
     var step = 1
