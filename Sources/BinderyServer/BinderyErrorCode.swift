@@ -3,16 +3,27 @@ import Bindery
 /// Bindery's own error codes, in the range JSON-RPC leaves to implementations (-32000 to -32099).
 /// -32001 to -32009 are skipped because LSP uses -32002 for "server not initialized".
 extension ErrorCode {
+    /// -32010: `session/open` or `viewModels/describe` named a type that is not registered. `data: {type, known}`.
     public static let unknownType = ErrorCode(-32010)
+    /// -32011: a session id never opened, or closed. `data: {session}`.
     public static let unknownSession = ErrorCode(-32011)
+    /// -32012: `setField` or `observe` named a member the type does not have. `data: {session?, field, known}`.
     public static let unknownField = ErrorCode(-32012)
+    /// -32013: `setField` on an output or a command's state member. `data: {session, field}`.
     public static let readOnlyField = ErrorCode(-32013)
+    /// -32014: `setField` with a value that does not fit the field's type. `data: {session, field, expected, found}`.
     public static let wrongValueType = ErrorCode(-32014)
+    /// -32015: `invoke` named a command the type does not have. `data: {session, command, known}`.
     public static let unknownCommand = ErrorCode(-32015)
+    /// -32016: `invoke` while the command's enabled condition is false. `data: {session, command}`.
     public static let commandDisabled = ErrorCode(-32016)
+    /// -32017: the command threw. `data: {session, command, detail?}` (detail: a `CommandError`'s).
     public static let commandFailed = ErrorCode(-32017)
+    /// -32018: the type's factory refused `session/open`'s args, or the key is held by another type.
     public static let openFailed = ErrorCode(-32018)
+    /// -32019: `clock/advance` on a daemon started without `--deterministic`. `data: {method}`.
     public static let needsDeterministicMode = ErrorCode(-32019)
+    /// -32020: `--max-sessions` or `--max-in-flight` reached. `data: {limit, value}`.
     public static let limitReached = ErrorCode(-32020)
 }
 

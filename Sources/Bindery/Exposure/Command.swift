@@ -13,29 +13,55 @@
 public struct Command<Model: AnyObject> {
     let command: ExposedCommand
 
-    // Sync, no arguments.
+    // Sync, no arguments: `{ $0.save() }`.
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                 perform: @escaping @MainActor (Model) throws -> Void) {
         self.init(name, label, enabled, nil, .sync { model, _ in try perform(model); return nil })
     }
 
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                       perform: @escaping @MainActor (Model) throws -> Result) {
         self.init(name, label, enabled, nil, .sync { model, _ in try perform(model).jsonValue })
     }
 
-    // Async, no arguments.
+    // Async, no arguments: `{ try await $0.login() }`.
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                 perform: @escaping @MainActor (Model) async throws -> Void) {
         self.init(name, label, enabled, nil, .async { model, _ in try await perform(model); return nil })
     }
 
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                       perform: @escaping @MainActor (Model) async throws -> Result) {
         self.init(name, label, enabled, nil, .async { model, _ in try await perform(model).jsonValue })
     }
 
     // Sync, with arguments.
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
+    ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                          perform: @escaping @MainActor (Model, Arguments) throws -> Void) {
         self.init(name, label, enabled, Arguments.valueType, .sync { model, json in
@@ -43,6 +69,12 @@ public struct Command<Model: AnyObject> {
         })
     }
 
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
+    ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue, Result: BinderyValue>(
         _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
         perform: @escaping @MainActor (Model, Arguments) throws -> Result
@@ -53,6 +85,12 @@ public struct Command<Model: AnyObject> {
     }
 
     // Async, with arguments.
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
+    ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                          perform: @escaping @MainActor (Model, Arguments) async throws -> Void) {
         self.init(name, label, enabled, Arguments.valueType, .async { model, json in
@@ -60,6 +98,12 @@ public struct Command<Model: AnyObject> {
         })
     }
 
+    /// - Parameters:
+    ///   - name: the command's name on the wire (`invoke`'s `command`).
+    ///   - label: what a form's button shows; derived from `name` when nil.
+    ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
+    ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue, Result: BinderyValue>(
         _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
         perform: @escaping @MainActor (Model, Arguments) async throws -> Result

@@ -24,6 +24,10 @@ struct ExposedProperty {
 public struct Field<Model: AnyObject> {
     let property: ExposedProperty
 
+    /// - Parameters:
+    ///   - name: the member's name on the wire (`setField`'s `field`, a key of the state).
+    ///   - keyPath: the property it reads and writes; any ``BinderyValue`` type.
+    ///   - label: what a form shows; derived from `name` when nil (`approxSalary` -> "Approx salary").
     public init<Value: BinderyValue>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, label: String? = nil
     ) {
@@ -48,6 +52,10 @@ public struct Field<Model: AnyObject> {
 public struct Output<Model: AnyObject> {
     let property: ExposedProperty
 
+    /// - Parameters:
+    ///   - name: the member's name on the wire (a key of the state).
+    ///   - keyPath: the property it reads, stored or computed; any ``BinderyValue`` type.
+    ///   - label: what a form shows; derived from `name` when nil.
     public init<Value: BinderyValue>(_ name: String, _ keyPath: KeyPath<Model, Value>, label: String? = nil) {
         property = ExposedProperty(
             name: name,

@@ -14,6 +14,10 @@ public struct ViewModelRegistry {
 
     /// Adds a type; `make` builds a new instance for each `session/open`. A name registered twice
     /// keeps the later registration.
+    /// - Parameters:
+    ///   - name: what clients open it by (`session/open`'s `type`).
+    ///   - make: builds the view model from the `OpenContext` (args, dependencies, session tasks);
+    ///     what it throws fails the open with -32018 (an ``OpenError`` says what to tell the client).
     public mutating func register<Model: ViewModel>(
         _ name: String, make: @escaping @MainActor (OpenContext) throws -> Model
     ) {
