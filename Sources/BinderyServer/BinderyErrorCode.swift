@@ -25,6 +25,9 @@ extension ErrorCode {
     public static let needsDeterministicMode = ErrorCode(-32019)
     /// -32020: `--max-sessions` or `--max-in-flight` reached. `data: {limit, value}`.
     public static let limitReached = ErrorCode(-32020)
+    /// -32021: `session/open` gave a `schemaHash` that is not the type's: a client generated from
+    /// another version of it. `data: {type, schemaHash, expected}`.
+    public static let schemaMismatch = ErrorCode(-32021)
 }
 
 extension RPCError {
@@ -95,6 +98,12 @@ extension RPCError {
     static func limitReached(_ what: String, flag: String, value: Int) -> RPCError {
         RPCError(.limitReached, "Limit reached: \(what) (\(flag) \(value))",
                  data: ["limit": .string(flag), "value": .int(value)])
+    }
+
+    @MainActor static func schemaMismatch(_ type: ViewModelType, expected: String) -> RPCError {
+        RPCError(.schemaMismatch, "Schema mismatch: the daemon's \(type.name) differs from the client generated for it "
+                 + "(its schemaHash is \(type.schemaHash), the client expects \(expected)); regenerate the client",
+                 data: ["type": .string(type.name), "schemaHash": .string(type.schemaHash), "expected": .string(expected)])
     }
 
     static func cancelled(_ why: String) -> RPCError {

@@ -1,7 +1,7 @@
 import Bindery
 
 extension Server {
-    /// `session/open` {type, args?, observe?, key?} -> {session, revision, state, reopened?}
+    /// `session/open` {type, args?, observe?, key?, schemaHash?} -> {session, revision, state, reopened?}
     func openSession(_ params: Params) throws(RPCError) -> JSONValue {
         let typeName = try params.string("type")
         let key = try params.optionalString("key")
@@ -9,6 +9,9 @@ extension Server {
         let observe = try params.optionalStringArray("observe")
         guard let type = table.registry.type(named: typeName) else {
             throw .unknownType(typeName, known: table.registry.names)
+        }
+        if let expected = try params.optionalString("schemaHash"), expected != type.schemaHash {
+            throw .schemaMismatch(type, expected: expected)
         }
         if let observe, let unknown = observe.first(where: { type.memberIndex(named: $0) == nil }) {
             throw RPCError(.unknownField, "Unknown field \"\(unknown)\" in observe of \(typeName); known: "

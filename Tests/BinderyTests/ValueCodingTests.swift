@@ -8,6 +8,17 @@ struct User: Codable, Equatable, BinderyCodable {
     var authToken: String?
 }
 
+/// A struct with one member of each kind the schema probe must find, itself among them.
+struct Shelf: Codable, BinderyCodable {
+    enum Grade: String, Codable, CaseIterable, BinderyEnum { case notSeen, terrible, good }
+    var label = ""
+    var count: Int32 = 0
+    var ratings: [Grade] = []
+    var owner: User?
+    var size: Float = 0
+    var next: [Shelf]?
+}
+
 @Suite struct ValueCodingTests {
     @Test func scalarsRoundTrip() throws {
         #expect(try String(jsonValue: "héllo") == "héllo")
@@ -71,7 +82,27 @@ struct User: Codable, Equatable, BinderyCodable {
             "type": "array", "items": ["type": "enum", "cases": ["notSeen", "terrible", "good"], "nullable": false],
             "nullable": false,
         ])
-        #expect(User.valueType.schema == ["type": "object", "nullable": false])
+        #expect(User.valueType.schema == [
+            "type": "object", "typeName": "User",
+            "members": [
+                ["name": "firstName", "type": "string", "nullable": false, "optional": false],
+                ["name": "authToken", "type": "string", "nullable": false, "optional": true],
+            ],
+            "nullable": false,
+        ])
+    }
+
+    @Test func objectMembersAreFoundByProbingTheirDecoder() {
+        let members = Shelf.valueType
+        guard case .object("Shelf", let list) = members else { Issue.record("\(members)"); return }
+        #expect(list.map(\.name) == ["label", "count", "ratings", "owner", "size", "next"])
+        #expect(list.map(\.isOptional) == [false, false, false, true, false, true])
+        #expect(list[1].type == .integer)  // an Int32: any fixed-width integer
+        #expect(list[2].type == .array(.enumeration(["notSeen", "terrible", "good"])))
+        #expect(list[3].type == User.valueType)
+        #expect(list[4].type == .number)  // a Float
+        // Shelf contains itself: inside itself it is named, not probed again.
+        #expect(list[5].type == .array(.object("Shelf", [])))
     }
 
     @Test func labelsAreDerivedFromNames() {

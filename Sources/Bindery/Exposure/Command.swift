@@ -21,7 +21,7 @@ public struct Command<Model: AnyObject> {
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                 perform: @escaping @MainActor (Model) throws -> Void) {
-        self.init(name, label, enabled, nil, .sync { model, _ in try perform(model); return nil })
+        self.init(name, label, enabled, nil, nil, .sync { model, _ in try perform(model); return nil })
     }
 
     /// - Parameters:
@@ -31,7 +31,7 @@ public struct Command<Model: AnyObject> {
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                       perform: @escaping @MainActor (Model) throws -> Result) {
-        self.init(name, label, enabled, nil, .sync { model, _ in try perform(model).jsonValue })
+        self.init(name, label, enabled, nil, Result.valueType, .sync { model, _ in try perform(model).jsonValue })
     }
 
     // Async, no arguments: `{ try await $0.login() }`.
@@ -42,7 +42,7 @@ public struct Command<Model: AnyObject> {
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                 perform: @escaping @MainActor (Model) async throws -> Void) {
-        self.init(name, label, enabled, nil, .async { model, _ in try await perform(model); return nil })
+        self.init(name, label, enabled, nil, nil, .async { model, _ in try await perform(model); return nil })
     }
 
     /// - Parameters:
@@ -52,7 +52,7 @@ public struct Command<Model: AnyObject> {
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
     public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                       perform: @escaping @MainActor (Model) async throws -> Result) {
-        self.init(name, label, enabled, nil, .async { model, _ in try await perform(model).jsonValue })
+        self.init(name, label, enabled, nil, Result.valueType, .async { model, _ in try await perform(model).jsonValue })
     }
 
     // Sync, with arguments.
@@ -64,7 +64,7 @@ public struct Command<Model: AnyObject> {
     ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                          perform: @escaping @MainActor (Model, Arguments) throws -> Void) {
-        self.init(name, label, enabled, Arguments.valueType, .sync { model, json in
+        self.init(name, label, enabled, Arguments.valueType, nil, .sync { model, json in
             try perform(model, try decodeArguments(json)); return nil
         })
     }
@@ -79,7 +79,7 @@ public struct Command<Model: AnyObject> {
         _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
         perform: @escaping @MainActor (Model, Arguments) throws -> Result
     ) {
-        self.init(name, label, enabled, Arguments.valueType, .sync { model, json in
+        self.init(name, label, enabled, Arguments.valueType, Result.valueType, .sync { model, json in
             try perform(model, try decodeArguments(json)).jsonValue
         })
     }
@@ -93,7 +93,7 @@ public struct Command<Model: AnyObject> {
     ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
                                          perform: @escaping @MainActor (Model, Arguments) async throws -> Void) {
-        self.init(name, label, enabled, Arguments.valueType, .async { model, json in
+        self.init(name, label, enabled, Arguments.valueType, nil, .async { model, json in
             try await perform(model, try decodeArguments(json)); return nil
         })
     }
@@ -108,20 +108,20 @@ public struct Command<Model: AnyObject> {
         _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
         perform: @escaping @MainActor (Model, Arguments) async throws -> Result
     ) {
-        self.init(name, label, enabled, Arguments.valueType, .async { model, json in
+        self.init(name, label, enabled, Arguments.valueType, Result.valueType, .async { model, json in
             try await perform(model, try decodeArguments(json)).jsonValue
         })
     }
 
     private init(_ name: String, _ label: String?, _ enabled: KeyPath<Model, Bool>?,
-                 _ argumentsType: ValueType?, _ body: ExposedCommand.TypedBody<Model>) {
+                 _ argumentsType: ValueType?, _ resultType: ValueType?, _ body: ExposedCommand.TypedBody<Model>) {
         var isEnabled: (@MainActor (AnyObject) -> Bool)?
         if let enabled {
             isEnabled = { model in unsafeDowncast(model, to: Model.self)[keyPath: enabled] }
         }
         command = ExposedCommand(
             name: name, label: label ?? defaultLabel(for: name), argumentsType: argumentsType,
-            isEnabled: isEnabled, body: body.erased
+            resultType: resultType, isEnabled: isEnabled, body: body.erased
         )
     }
 }

@@ -24,6 +24,8 @@ struct ExposedCommand {
     let label: String
     /// The type of `args`, or nil for a command that takes none.
     let argumentsType: ValueType?
+    /// The type of its result, or nil for a command that returns nothing (`result: null`).
+    let resultType: ValueType?
     /// The enabled condition; nil means always enabled.
     let isEnabled: (@MainActor (AnyObject) -> Bool)?
     let body: Body

@@ -66,8 +66,23 @@ public final class ViewModelType {
             object.append("async", .bool(command.isAsync))
             object.append("hasEnabledCondition", .bool(command.isEnabled != nil))
             if let arguments = command.argumentsType { object.append("args", .object(arguments.schema)) }
+            if let result = command.resultType { object.append("result", .object(result.schema)) }
             commandSchemas.append(.object(object))
         }
-        return ["type": .string(name), "fields": .array(fields), "commands": .array(commandSchemas)]
+        var schema: JSONObject = ["type": .string(name), "fields": .array(fields), "commands": .array(commandSchemas)]
+        schema.append("schemaHash", .string(Self.hash(of: .object(schema))))
+        return .object(schema)
     }()
+
+    /// The schema's `schemaHash`, for a client generated from it to check it still fits.
+    public var schemaHash: String { schema["schemaHash"]?.stringValue ?? "" }
+
+    /// FNV-1a (64 bits) of the schema as written, in hex: the same on every run and machine, and
+    /// different as soon as any name, label, type or command changes.
+    static func hash(of schema: JSONValue) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in JSONWriter.bytes(schema) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 }

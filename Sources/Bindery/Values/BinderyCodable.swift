@@ -7,7 +7,8 @@
 public protocol BinderyCodable: BinderyValue, Codable {}
 
 extension BinderyCodable {
-    public static var valueType: ValueType { .object }
+    /// An object with the members the type's `init(from:)` decodes (see `SchemaProbe`).
+    public static var valueType: ValueType { .object(String(describing: Self.self), SchemaProbe.members(of: Self.self)) }
 
     public var jsonValue: JSONValue {
         do {
