@@ -23,8 +23,9 @@
 (defcustom bindery-command nil
   "Program and arguments that start binderyd, as a list of strings.
 When nil, the daemon is found from the environment variable
-BINDERYD, then `binderyd' on the variable `exec-path', then this repository's
-.build/release/binderyd and .build/debug/binderyd."
+BINDERYD, then `binderyd' on the variable `exec-path', then
+~/.local/bin/binderyd (where ./scripts/install puts it), then
+this repository's .build/release/binderyd and .build/debug/binderyd."
   :type '(choice (const :tag "Find it" nil) (repeat string)))
 
 (defcustom bindery-arguments nil
@@ -81,12 +82,14 @@ BINDERYD, then `binderyd' on the variable `exec-path', then this repository's
          (and env (not (equal env "")) (list env)))
        (let ((found (executable-find "binderyd")))
          (and found (list found)))
+       (let ((installed (expand-file-name "~/.local/bin/binderyd")))
+         (and (file-executable-p installed) (list installed)))
        (cl-loop for build in '("release" "debug")
                 for file = (expand-file-name
                             (concat "../../.build/" build "/binderyd")
                             bindery--directory)
                 when (file-executable-p file) return (list file))
-       (user-error "Cannot find binderyd: set `bindery-command' or BINDERYD"))
+       (user-error "Cannot find binderyd: run ./scripts/install in the Bindery repository, or set `bindery-command' or BINDERYD"))
    bindery-arguments))
 
 (defun bindery--log-buffer ()

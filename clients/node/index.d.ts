@@ -253,12 +253,19 @@ export declare function encodeFrame(body: string | Uint8Array, framing?: Framing
 // ---------------------------------------------------------------------------------------------
 // Discovery
 
+/**
+ * The absolute path of binderyd: `daemon` (used or refused), else `$BINDERYD`, else `PATH`, else
+ * `$HOME/.local/bin/binderyd` (where `./scripts/install` copies it), else the repository's
+ * `.build/release` and `.build/debug`. Throws DaemonNotFoundError listing every place tried.
+ * `env` (its BINDERYD, PATH and HOME) and `buildDirs` replace the real ones, for tests.
+ */
 export declare function findDaemon(options?: {
   daemon?: string;
   env?: Record<string, string | undefined>;
   buildDirs?: string[];
 }): string;
 
+/** The repository's build folders, found from this package's location; empty when installed as a copy. */
 export declare function repositoryBuildDirs(): string[];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // Finding the binderyd executable.
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DaemonNotFoundError } from './errors.js';
@@ -7,18 +7,30 @@ import { DaemonNotFoundError } from './errors.js';
 export const EXECUTABLE = 'binderyd';
 export const ENV_VAR = 'BINDERYD';
 
-/** The Swift build folders of the repository this package sits in (clients/node/lib -> root). */
+/**
+ * The Swift build folders of the repository this package sits in (clients/node/lib -> root); empty
+ * when the package is a copy installed elsewhere (only a checkout has a build folder next to it).
+ */
 export function repositoryBuildDirs() {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  if (!existsSync(path.join(root, 'Package.swift'))) return [];
   return [path.join(root, '.build', 'release'), path.join(root, '.build', 'debug')];
 }
 
+/** `$HOME/.local/bin`, where `scripts/install` puts binderyd; null when HOME is not set. */
+export function userBinDir(env = process.env) {
+  return env.HOME ? path.join(env.HOME, '.local', 'bin') : null;
+}
+
 /**
- * The path of binderyd: `daemon`, else $BINDERYD, else PATH, else the repository's build.
+ * The path of binderyd: `daemon`, else $BINDERYD, else PATH, else ~/.local/bin, else the
+ * repository's build.
  *
  * An explicit `daemon` is used or refused, never silently replaced by another executable. The
- * others are tried in turn; DaemonNotFoundError lists every place tried and why each failed.
- * `env` and `buildDirs` replace the real environment and folders, for tests.
+ * others are tried in turn: `$HOME/.local/bin/binderyd` is where `scripts/install` copies it.
+ * DaemonNotFoundError lists every place tried and why each failed, and says to run
+ * `./scripts/install`. `env` (its BINDERYD, PATH and HOME) and `buildDirs` replace the real
+ * environment and folders, for tests.
  * @param {{ daemon?: string, env?: Record<string, string | undefined>, buildDirs?: string[] }} [options]
  * @returns {string} an absolute path
  */
@@ -46,7 +58,8 @@ export function findDaemon({ daemon, env = process.env, buildDirs = repositoryBu
   if (onPath.found) return path.resolve(onPath.found);
   tried.push(`PATH (${env.PATH ?? ''}): no ${EXECUTABLE} in ${onPath.dirs.length} folders`);
 
-  for (const dir of buildDirs) {
+  const userBin = userBinDir(env);
+  for (const dir of userBin ? [userBin, ...buildDirs] : buildDirs) {
     const candidate = path.join(dir, names[0]);
     const problem = unusable(candidate);
     if (!problem) return candidate;

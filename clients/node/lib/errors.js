@@ -145,7 +145,9 @@ export class DaemonNotFoundError extends BinderyError {
   /** @param {string[]} tried */
   constructor(tried) {
     super(`binderyd not found. Tried:\n  ${tried.join('\n  ')}\n`
-      + 'Pass Client.spawn({ daemon: "/path/to/binderyd" }), set BINDERYD, put binderyd on PATH, or run `swift build`.',
+      + 'Install it: run `./scripts/install` in the Bindery repository (it builds binderyd and copies it to '
+      + '~/.local/bin, where every client looks), or pass Client.spawn({ daemon: "/path/to/binderyd" }) '
+      + 'or set BINDERYD=/path/to/binderyd.',
     { local: true });
     this.tried = tried;
   }

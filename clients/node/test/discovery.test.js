@@ -76,3 +76,23 @@ test('nothing set: "$BINDERYD: not set" and every other place in the message', (
 test('the repository build folders are relative to the package: clients/node/../../.build', () => {
   assert.deepEqual(repositoryBuildDirs(), [path.join(REPO_ROOT, '.build', 'release'), path.join(REPO_ROOT, '.build', 'debug')]);
 });
+
+test('~/.local/bin/binderyd (where scripts/install puts it) comes after PATH, before the build folders', () => {
+  const home = path.join(scratch, 'home');
+  const installed = executable(path.join(home, '.local', 'bin'));
+  const buildDirs = [release, debug];
+  assert.equal(findDaemon({ env: { HOME: home, PATH: path.join(scratch, 'nothing') }, buildDirs }), installed);
+  assert.equal(findDaemon({ env: { HOME: home, PATH: path.dirname(onPath) }, buildDirs }), onPath);
+  assert.equal(findDaemon({ env: { HOME: path.join(scratch, 'nohome'), PATH: '' }, buildDirs }), debugDaemon);
+});
+
+test('not found: the message lists ~/.local/bin and names ./scripts/install as the fix', () => {
+  const home = path.join(scratch, 'empty-home');
+  assert.throws(() => findDaemon({ env: { HOME: home, PATH: '' }, buildDirs: [] }), (error) => {
+    assert.ok(error instanceof DaemonNotFoundError);
+    assert.deepEqual(error.tried.slice(-1), [`${path.join(home, '.local', 'bin', 'binderyd')}: does not exist`]);
+    assert.match(error.message, /run `\.\/scripts\/install`/);
+    assert.match(error.message, /~\/\.local\/bin/);
+    return true;
+  });
+});

@@ -4,15 +4,12 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, Union
+from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union
 
 from .aio_connection import AsyncConnection
-from .connection import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES
-from .discovery import find_daemon
-from .errors import ClientClosed, UnknownSession, WaitTimeout
+from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .rpc import ResultHook
 from .schema import Schema
 from .state import MISSING, Changes, SessionBase
 
@@ -22,6 +19,7 @@ logger = logging.getLogger("bindery")
 
 AsyncChangeCallback = Callable[[Changes], Union[None, Awaitable[None]]]
 _END = object()  # ends a change stream
+T = TypeVar("T")
 
 
 class ChangeStream:
@@ -73,91 +71,62 @@ class AsyncSession(SessionBase):
 
     def __init__(self, client: "AsyncClient", session_id: int, type_name: str, schema: Optional[Schema],
                  key: Optional[str], state: Dict[str, Any], revision: int) -> None:
-        super().__init__(session_id, type_name, schema, key, state, revision)
+        super().__init__(client, session_id, type_name, schema, key, state, revision)
         self._client = client
-        self._listeners: List[AsyncChangeCallback] = []
         self._streams: List["asyncio.Queue[Any]"] = []
         self._touched: Optional[asyncio.Event] = None
 
     async def set(self, field: str, value: Any, timeout: Optional[float] = None) -> int:
         """Writes a field (setField); returns the revision. See Session.set."""
-        params = self._set_params(field, value)
-        result = await self._client._call("setField", params, timeout, self._client._after_set(self, field, value))
-        return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
+        return await self._client._run(self._set_flow(field, value, timeout))
 
     async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None) -> Any:
         """Runs a command and returns its result. See Session.invoke; cancelling the task cancels it."""
-        params = self._invoke_params(command, args)
-        result = await self._client._call("invoke", params, timeout)
-        return result.get("result") if isinstance(result, dict) else result
+        return await self._client._run(self._invoke_flow(command, args, timeout))
 
     async def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""
-        self._check_open()
-        await self._client._call("session/state", {"session": self.id}, timeout, self._client._after_snapshot(self))
-        return self._state
+        return await self._client._run(self._refresh_flow(timeout))
 
     async def observe(self, names: Iterable[str], timeout: Optional[float] = None) -> Dict[str, Any]:
         """Pushes only these members from now on (session/observe); returns the new ``state``."""
-        params = self._observe_params(names)
-        await self._client._call("session/observe", params, timeout, self._client._after_snapshot(self))
-        return self._state
+        return await self._client._run(self._observe_flow(names, timeout))
 
     async def close(self, timeout: Optional[float] = None) -> None:
         """Closes the session. Idempotent."""
-        if self._closed:
-            return
-        try:
-            await self._client._call("session/close", {"session": self.id}, timeout, self._client._after_close(self))
-        except UnknownSession:
-            self._client._forget(self)
+        await self._client._run(self._close_flow(timeout))
 
     def on_change(self, callback: AsyncChangeCallback) -> Callable[[], None]:
         """Calls ``callback(changes)`` (a function or a coroutine function) for every change set, in
-        order, from the client's callback task. Returns a function that removes it."""
-        self._listeners.append(callback)
-
-        def remove() -> None:
-            if callback in self._listeners:
-                self._listeners.remove(callback)
-        return remove
+        order, from the client's callback task (one per client; coroutines are awaited one at a
+        time). Returns a function that removes it."""
+        return self._add_listener(callback)
 
     def changes(self) -> ChangeStream:
-        """``async for changes in session.changes():`` every change set from now on, in order."""
+        """``async for changes in session.changes():`` every change set from now on, in order.
+
+        The iteration ends when the session (or the client) is closed.
+        """
         return ChangeStream(self)
 
     async def wait_until(self, predicate: Callable[[Dict[str, Any]], bool],
                          timeout: Optional[float] = None) -> Dict[str, Any]:
         """Waits until ``predicate(state)`` is true (checked at once, then after every change)."""
-        async def waiting() -> Dict[str, Any]:
-            while True:
-                if predicate(self._state):
-                    return self._state
-                self._check_open()
-                await self._event().wait()
+        return await self._client._run(self._wait_until_flow(predicate, timeout))
 
-        try:
-            return await asyncio.wait_for(waiting(), timeout)
-        except asyncio.TimeoutError:
-            raise WaitTimeout("session %d (%s): condition not met within %ss; state: %r"
-                              % (self.id, self.type, timeout, dict(self._state))) from None
+    # Called by the client's reader task and its flows.
 
-    def _check_open(self) -> None:
-        self._client._conn().check_usable()
-        super()._check_open()
-
-    # Called by the client on its reader task.
-
-    def _event(self) -> asyncio.Event:
-        if self._touched is None:
-            self._touched = asyncio.Event()
-        return self._touched
-
-    def _wake(self) -> None:
+    def _notify_waiters(self) -> None:
         # A fresh event per change: waiters woken by this one re-check and wait on the next.
         if self._touched is not None:
             self._touched.set()
             self._touched = None
+
+    async def _wait_for_change(self, seen: int) -> None:
+        while self._version == seen:
+            if self._touched is None:
+                self._touched = asyncio.Event()
+            await self._touched.wait()
 
     async def __aenter__(self) -> "AsyncSession":
         return self
@@ -167,17 +136,14 @@ class AsyncSession(SessionBase):
             await self.close()
 
 
-class AsyncClient(Hub):
+class AsyncClient(Hub[AsyncSession]):
     """The asyncio Client: ``async with AsyncClient() as client:``. See Client for the arguments."""
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES) -> None:
-        super().__init__()
-        self.daemon_path = find_daemon(daemon)
-        self.timeout = timeout
-        self._argv = [self.daemon_path, *(args or [])]
+        super().__init__(daemon, args, timeout)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
         self._initialize = initialize
@@ -189,17 +155,9 @@ class AsyncClient(Hub):
         """Spawns the daemon and sends initialize (``async with`` does this)."""
         if self._connection is not None:
             return self
-        connection = await AsyncConnection.start(self._argv, **self._options)
-        self._attach(connection)
-        self._connection = connection
-        connection.on_lost.append(self._on_lost)
-        if self._initialize:
-            try:
-                self._take_initialize(await self._call("initialize", self._initialize_params(), None))
-            except BaseException:
-                connection.kill()
-                await connection.close(timeout=2.0)
-                raise
+        self._connection = await AsyncConnection.start(self._argv, **self._options)
+        self._attach(self._connection)
+        await self._run(self._start_flow(self._initialize))
         return self
 
     @classmethod
@@ -211,63 +169,49 @@ class AsyncClient(Hub):
                    observe: Optional[Sequence[str]] = None, key: Optional[str] = None,
                    timeout: Optional[float] = None) -> AsyncSession:
         """Opens a session (session/open). See Client.open."""
-        params = self._open_params(type, args, observe, key)
-        opened: List[SessionBase] = []
-
-        def adopt(result: Any, pending: Any) -> None:
-            opened.append(self._adopt(type, key, result))
-
-        await self._call("session/open", params, timeout, adopt)
-        return opened[0]  # type: ignore[return-value]
+        return await self._run(self._open_flow(type, args, observe, key, timeout))
 
     async def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe)."""
-        result = await self._call("viewModels/describe", {"type": type} if type is not None else None, timeout)
-        return self._take_schemas(result.get("viewModels") or [])
+        return await self._run(self._describe_flow(type, timeout))
 
     async def advance_clock(self, ms: int, timeout: Optional[float] = None) -> int:
         """Moves a --deterministic daemon's virtual clock (clock/advance); returns its time in ms."""
-        result = await self._call("clock/advance", {"ms": ms}, timeout)
-        return int(result["now"])
+        return await self._run(self._advance_clock_flow(ms, timeout))
 
     async def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
         """Sends any request and returns its result."""
-        return await self._call(method, params, timeout)
-
-    def notify(self, method: str, params: Any = None) -> None:
-        """Sends any notification."""
-        self._conn().notify(method, params)
+        return await self._run(self._call_flow(method, params, timeout))
 
     async def drain_callbacks(self) -> None:
-        """Waits until every on_change callback queued so far has run."""
-        if self._callbacks is not None and self._callback_task is not None and not self._callback_task.done():
+        """Waits until every on_change callback queued so far has run.
+
+        From a callback itself it returns at once (waiting for itself would never end).
+        """
+        task = self._callback_task
+        if self._callbacks is not None and task is not None and not task.done() \
+                and asyncio.current_task() is not task:
             await self._callbacks.join()
 
     @property
     def connection(self) -> AsyncConnection:
-        return self._conn()
+        return self._aconn()
 
     @property
     def process(self) -> "asyncio.subprocess.Process":
-        return self._conn().process
-
-    @property
-    def alive(self) -> bool:
-        return self._connection is not None and self._connection.alive
-
-    @property
-    def stderr_tail(self) -> List[str]:
-        return self._conn().stderr_tail
+        return self._aconn().process
 
     async def close(self, timeout: float = 5.0) -> Optional[int]:
         """Sends shutdown and exit, awaits the daemon and the queued callbacks; its exit code."""
         if self._connection is None:
             return None
         code = await self._connection.close(timeout)
-        if self._callback_task is not None:
+        task = self._callback_task
+        if task is not None:
             assert self._callbacks is not None
             self._callbacks.put_nowait(_END)
-            await asyncio.wait([self._callback_task], timeout=timeout)
+            if task is not asyncio.current_task():  # closing from a callback: it ends after it
+                await asyncio.wait([task], timeout=timeout)
         return code
 
     async def __aenter__(self) -> "AsyncClient":
@@ -278,42 +222,27 @@ class AsyncClient(Hub):
 
     # Internals.
 
-    def _conn(self) -> AsyncConnection:
-        if self._connection is None:
-            raise ClientClosed("the client is not started: use `async with AsyncClient()` or `await client.start()`")
+    def _aconn(self) -> AsyncConnection:
+        self._conn()  # raises ClientClosed when not started
+        assert self._connection is not None
         return self._connection
 
-    async def _call(self, method: str, params: Any, timeout: Optional[float],
-                    on_result: Optional[ResultHook] = None) -> Any:
-        return await self._conn().request(method, params, self.timeout if timeout is None else timeout, on_result)
+    async def _run(self, flow: Flow[T]) -> T:
+        return await self._aconn().run(flow)
 
     def _new_session(self, session_id: int, type_name: str, key: Optional[str],
-                     state: Dict[str, Any], revision: int) -> SessionBase:
+                     state: Dict[str, Any], revision: int) -> AsyncSession:
         return AsyncSession(self, session_id, type_name, self._schemas.get(type_name), key, state, revision)
 
-    def _deliver(self, session: SessionBase, changes: Changes) -> None:
-        assert isinstance(session, AsyncSession)
-        session._wake()
+    def _publish(self, session: AsyncSession, changes: Changes) -> None:
         for stream in list(session._streams):
             stream.put_nowait(changes)
-        for listener in list(session._listeners):
+        for listener in session._listeners_now():
             self._submit(listener, changes)
 
-    def _touch(self, session: SessionBase) -> None:
-        assert isinstance(session, AsyncSession)
-        session._wake()
-        if session.closed:
-            for stream in list(session._streams):
-                stream.put_nowait(_END)
-
-    def _on_lost(self, failure: Optional[BaseException]) -> None:
-        for session in list(self._sessions.values()):
-            assert isinstance(session, AsyncSession)
-            if failure is None:
-                session._mark_closed()
-            session._wake()
-            for stream in list(session._streams):
-                stream.put_nowait(_END if failure is None else self._conn().failure())
+    def _session_ended(self, session: AsyncSession, failure: Optional[BaseException]) -> None:
+        for stream in list(session._streams):
+            stream.put_nowait(_END if failure is None else self._aconn().failure())
 
     def _submit(self, callback: AsyncChangeCallback, changes: Changes) -> None:
         if self._callbacks is None:

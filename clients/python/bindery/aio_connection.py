@@ -1,19 +1,26 @@
-"""The asyncio transport: binderyd as an asyncio subprocess, one reader task, one stderr task."""
+"""The asyncio transport: binderyd as an asyncio subprocess, one reader task, one stderr task.
+
+It performs the core's effects (endpoint.py) by awaiting; every rule about what to wait for, and
+for how long, is in the core.
+"""
 from __future__ import annotations
 
 import asyncio
-import collections
-import logging
-from typing import Any, Callable, Deque, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Awaitable, Mapping, Optional, Sequence, Tuple, TypeVar
 
-from .errors import BinderyError, ClientClosed, DaemonExited, FramingError, RequestTimeout
+from .endpoint import (
+    DEFAULT_CANCEL_GRACE, DEFAULT_CLOSE_TIMEOUT, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, Flow, StdinClosed,
+    Stepper,
+)
 from .framing import CONTENT_LENGTH
-from .rpc import ErrorHook, Pending, ResultHook, RpcPeer
+from .rpc import ErrorHook, Pending, ResultHook
+
+if TYPE_CHECKING:
+    from .aio import AsyncSession
 
 __all__ = ["AsyncConnection", "AsyncPending"]
 
-logger = logging.getLogger("bindery")
-daemon_logger = logging.getLogger("bindery.daemon")
+T = TypeVar("T")
 
 
 class AsyncPending(Pending):
@@ -28,227 +35,116 @@ class AsyncPending(Pending):
             self.future.set_result(None)
 
 
-class AsyncConnection(RpcPeer):
+class AsyncConnection(Endpoint):
     """JSON-RPC over an asyncio child process. All methods must run on the loop that started it."""
 
     pending_class = AsyncPending
 
-    def __init__(self, process: "asyncio.subprocess.Process", argv: Sequence[str], framing: str,
-                 stderr_lines: int, cancel_grace: float) -> None:
-        super().__init__(framing)
+    def __init__(self, process: "asyncio.subprocess.Process", argv: Sequence[str], framing: str = CONTENT_LENGTH,
+                 stderr_lines: int = DEFAULT_STDERR_LINES, cancel_grace: float = DEFAULT_CANCEL_GRACE) -> None:
+        super().__init__(argv, framing, stderr_lines, cancel_grace)
         self.process = process
-        self.argv = list(argv)
-        self.cancel_grace = cancel_grace
-        self._stderr: Deque[str] = collections.deque(maxlen=stderr_lines)
-        self._failure_args: Optional[Tuple[Optional[int], str]] = None
-        self._closing = False
-        self._closing_task: Optional["asyncio.Task[Any]"] = None
         self._lost = asyncio.Event()
-        #: Called once on the reader task when the connection ends, with the failure (or None).
-        self.on_lost: List[Callable[[Optional[BaseException]], None]] = []
-        self._stderr_task = asyncio.ensure_future(self._read_stderr())
-        self._reader_task = asyncio.ensure_future(self._read_stdout())
+        self._stderr_task = asyncio.ensure_future(self.run(self.stderr_flow()))
+        self._reader_task = asyncio.ensure_future(self.run(self.read_flow()))
 
     @classmethod
     async def start(cls, argv: Sequence[str], *, framing: str = CONTENT_LENGTH,
                     env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
-                    stderr_lines: int = 20, cancel_grace: float = 2.0) -> "AsyncConnection":
+                    stderr_lines: int = DEFAULT_STDERR_LINES,
+                    cancel_grace: float = DEFAULT_CANCEL_GRACE) -> "AsyncConnection":
         """Spawns the daemon and starts reading."""
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=dict(env) if env is not None else None, cwd=cwd)
         return cls(process, argv, framing, stderr_lines, cancel_grace)
 
-    # State.
-
     @property
     def pid(self) -> int:
         return self.process.pid
 
-    @property
-    def alive(self) -> bool:
-        return self._failure_args is None and not self._closing
+    # The API: flows run on the calling task.
 
-    @property
-    def stderr_tail(self) -> List[str]:
-        return list(self._stderr)
+    async def request(self, method: str, params: Any = None, timeout: Optional[float] = None,
+                      on_result: Optional[ResultHook] = None, on_error: Optional[ErrorHook] = None) -> Any:
+        """Sends a request and awaits its answer (see Connection.request; cancelling the task cancels it)."""
+        return await self.run(self.request_flow(method, params, timeout, on_result, on_error))
 
-    def failure(self) -> BaseException:
-        if self._failure_args is None:
-            return ClientClosed("the client is closed")
-        returncode, reason = self._failure_args
-        if reason == "closed":
-            return ClientClosed("the client is closed (binderyd exited with code %s)" % returncode)
-        return DaemonExited(returncode, self.stderr_tail, reason)
-
-    def check_usable(self) -> None:
-        if self._failure_args is not None:
-            raise self.failure()
-        if self._closing and _current_task() is not self._closing_task:
-            raise ClientClosed("the client is closing")
-
-    # Writing: the transport buffers, so writes never block; drain() applies back-pressure.
-
-    def write(self, data: bytes) -> None:
-        stdin = self.process.stdin
-        assert stdin is not None
-        if stdin.is_closing():
-            raise self.failure() if self._failure_args is not None else ClientClosed("stdin is closed")
-        stdin.write(data)
+    async def wait(self, pending: AsyncPending, timeout: Optional[float] = None) -> Any:
+        """Awaits a sent request's answer. Cancelling the awaiting task sends $/cancelRequest too."""
+        return await self.run(self.wait_flow(pending, timeout))
 
     async def drain(self) -> None:
+        """Waits until the pipe has taken what was written (back-pressure)."""
+        await self.run(self.drain_flow())
+
+    async def close(self, timeout: float = DEFAULT_CLOSE_TIMEOUT) -> Optional[int]:
+        """shutdown, exit, then awaits the process (killing it after ``timeout``); its exit code."""
+        return await self.run(self.close_flow(timeout))
+
+    async def run(self, flow: Flow[T]) -> T:
+        """Runs a flow on the current task, awaiting each effect."""
+        stepper = Stepper(flow)
+        while stepper.effect is not None:
+            stepper.settle(await _perform(getattr(self, "_op_" + stepper.effect[0]), stepper.effect[1:]))
+        return stepper.value  # type: ignore[no-any-return]
+
+    # Effects.
+
+    async def _op_wait_answer(self, pending: AsyncPending, timeout: Optional[float]) -> bool:
+        try:
+            # shield: the future must survive a timeout, for the grace wait that may follow
+            await asyncio.wait_for(asyncio.shield(pending.future), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def _op_drain(self) -> None:
         stdin = self.process.stdin
         assert stdin is not None
         try:
             await stdin.drain()
         except (ConnectionError, BrokenPipeError):
-            try:
-                await asyncio.wait_for(self._lost.wait(), 2.0)
-            except asyncio.TimeoutError:
-                pass
-            raise self.failure() from None
+            raise StdinClosed() from None
 
-    # Requests.
+    async def _op_wait_lost(self, timeout: float) -> bool:
+        return await _within(self._lost.wait(), timeout)
 
-    async def request(self, method: str, params: Any = None, timeout: Optional[float] = None,
-                      on_result: Optional[ResultHook] = None, on_error: Optional[ErrorHook] = None) -> Any:
-        """Sends a request and awaits its answer (see Connection.request for timeouts and cancelling)."""
-        pending = self.send_request(method, params, on_result, on_error)
-        assert isinstance(pending, AsyncPending)
-        await self.drain()
-        return await self.wait(pending, timeout)
-
-    async def wait(self, pending: AsyncPending, timeout: Optional[float] = None) -> Any:
-        """Awaits a sent request's answer. Cancelling the awaiting task sends $/cancelRequest too."""
-        try:
-            # shield: the future must survive our timeout, for the grace wait below
-            await asyncio.wait_for(asyncio.shield(pending.future), timeout)
-        except asyncio.TimeoutError:
-            self.cancel(pending)
-            error = RequestTimeout(pending.method, pending.id, timeout or 0.0)
-            try:
-                await asyncio.wait_for(asyncio.shield(pending.future), self.cancel_grace)
-            except asyncio.TimeoutError:
-                pass
-            else:
-                if isinstance(pending.error, BinderyError):
-                    error.cancellation = pending.error
-                elif pending.error is None:
-                    error.late_result = pending.result
-            raise error from None
-        except asyncio.CancelledError:
-            self.cancel(pending)
-            raise
-        if pending.error is not None:
-            raise pending.error
-        return pending.result
-
-    # Reading.
-
-    async def _read_stdout(self) -> None:
-        stdout = self.process.stdout
-        assert stdout is not None
-        reason = ""
-        try:
-            while True:
-                chunk = await stdout.read(65536)
-                if not chunk:
-                    self.decoder.finish()
-                    break
-                self.receive(chunk)
-        except FramingError as error:
-            reason = "unreadable output: %s" % error
-            logger.error("bindery: %s; stopping the daemon", reason)
-            self._kill()
-        except asyncio.CancelledError:
-            self._kill()
-            self._lost_now("the client's reader was cancelled", None)
-            raise
-        except Exception as error:
-            reason = "client reader failed: %r" % (error,)
-            logger.exception("bindery: the reader task failed")
-            self._kill()
-        await self._connection_lost(reason)
-
-    async def _read_stderr(self) -> None:
-        stderr = self.process.stderr
-        assert stderr is not None
-        try:
-            while True:
-                raw = await stderr.readline()
-                if not raw:
-                    return
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                self._stderr.append(line)
-                daemon_logger.debug("%s", line)
-        except (OSError, ValueError):
-            pass
-
-    async def _connection_lost(self, reason: str) -> None:
-        returncode: Optional[int]
-        try:
-            returncode = await asyncio.wait_for(self.process.wait(), 2.0)
-        except asyncio.TimeoutError:
-            returncode = None
-        try:
-            await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
-        except asyncio.TimeoutError:
-            pass
-        self._lost_now(reason, returncode)
-
-    def _lost_now(self, reason: str, returncode: Optional[int]) -> None:
-        if self._failure_args is not None:
-            return
-        clean = self._closing and not reason
-        self._failure_args = (returncode, "closed" if clean else reason)
-        self._lost.set()
-        self.fail_all(self.failure)
-        for handler in list(self.on_lost):
-            try:
-                handler(None if clean else self.failure())
-            except Exception:
-                logger.exception("bindery: a connection-lost handler raised")
-
-    # Ending.
-
-    async def close(self, timeout: float = 5.0) -> Optional[int]:
-        """shutdown, exit, then awaits the process (killing it after ``timeout``); its exit code."""
-        if self._closing:
-            await asyncio.wait([self._reader_task], timeout=timeout)
-            return self.process.returncode
-        self._closing = True
-        self._closing_task = _current_task()
-        try:
-            if self._failure_args is None:
-                try:
-                    await self.request("shutdown", timeout=timeout)
-                    self.notify("exit")
-                except Exception:
-                    logger.debug("bindery: shutdown failed", exc_info=True)
-            self._close_stdin()
-            try:
-                await asyncio.wait_for(self.process.wait(), timeout)
-            except asyncio.TimeoutError:
-                logger.warning("bindery: binderyd did not exit in %gs; killing it", timeout)
-                self._kill()
-                await self.process.wait()
-        except BaseException:
-            self._kill()
-            raise
-        finally:
-            await asyncio.wait([self._reader_task, self._stderr_task], timeout=timeout)
+    async def _op_wait_exit(self, timeout: Optional[float]) -> Optional[int]:
+        await _within(self.process.wait(), timeout)
         return self.process.returncode
 
-    def kill(self) -> None:
-        """Kills the daemon at once (pending requests fail with DaemonExited)."""
-        self._kill()
+    async def _op_join_stderr(self, timeout: float) -> None:
+        await _within(asyncio.shield(self._stderr_task), timeout)
 
-    def _kill(self) -> None:
+    async def _op_join_readers(self, timeout: float) -> None:
+        current = asyncio.current_task()
+        tasks = [task for task in (self._reader_task, self._stderr_task) if task is not current]
+        if tasks:
+            await asyncio.wait(tasks, timeout=timeout)
+
+    async def _op_read(self) -> bytes:
+        assert self.process.stdout is not None
+        return await self.process.stdout.read(READ_SIZE)
+
+    async def _op_read_stderr_line(self) -> bytes:
+        assert self.process.stderr is not None
         try:
-            if self.process.returncode is None:
-                self.process.kill()
-        except (OSError, ProcessLookupError):
-            pass
+            return await self.process.stderr.readline()
+        except ValueError:  # a line beyond the stream's limit (dropped by readline): keep reading
+            return b"[a stderr line too long to keep]\n"
+
+    async def _op_wait_change(self, session: "AsyncSession", seen: int, timeout: Optional[float] = None) -> None:
+        await _within(session._wait_for_change(seen), timeout)
+
+    # The transport: the asyncio pipe buffers, so writes never block; DRAIN applies back-pressure.
+
+    def _transmit(self, data: bytes) -> None:
+        stdin = self.process.stdin
+        assert stdin is not None
+        if stdin.is_closing():
+            raise StdinClosed()
+        stdin.write(data)
 
     def _close_stdin(self) -> None:
         stdin = self.process.stdin
@@ -258,9 +154,37 @@ class AsyncConnection(RpcPeer):
             except OSError:
                 pass
 
+    def _kill(self) -> None:
+        try:
+            if self.process.returncode is None:
+                self.process.kill()
+        except (OSError, ProcessLookupError):
+            pass
 
-def _current_task() -> Optional["asyncio.Task[Any]"]:
+    def _returncode(self) -> Optional[int]:
+        return self.process.returncode
+
+    def _actor(self) -> object:
+        try:
+            return asyncio.current_task()
+        except RuntimeError:
+            return None
+
+    def _signal_lost(self) -> None:
+        self._lost.set()
+
+
+async def _perform(op: Any, args: Tuple[Any, ...]) -> Tuple[Any, Optional[BaseException]]:
     try:
-        return asyncio.current_task()
-    except RuntimeError:
-        return None
+        return await op(*args), None
+    except BaseException as error:  # handed to the flow, which decides (CancelledError: cancel)
+        return None, error
+
+
+async def _within(awaitable: Awaitable[Any], timeout: Optional[float]) -> bool:
+    """Awaits ``awaitable`` for at most ``timeout`` seconds (None: no limit); whether it finished."""
+    try:
+        await asyncio.wait_for(awaitable, timeout)
+        return True
+    except asyncio.TimeoutError:
+        return False

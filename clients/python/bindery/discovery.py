@@ -7,15 +7,27 @@ from typing import List, Mapping, Optional, Sequence
 
 from .errors import DaemonNotFound
 
-__all__ = ["find_daemon", "repository_build_dirs", "ENV_VAR", "EXECUTABLE"]
+__all__ = ["find_daemon", "repository_build_dirs", "user_bin_dir", "ENV_VAR", "EXECUTABLE"]
 
 ENV_VAR = "BINDERYD"
 EXECUTABLE = "binderyd"
 
 
+def user_bin_dir(env: Optional[Mapping[str, str]] = None) -> Optional[str]:
+    """``$HOME/.local/bin``, where ``scripts/install`` puts binderyd; None when HOME is not set."""
+    home = (os.environ if env is None else env).get("HOME")
+    return os.path.join(home, ".local", "bin") if home else None
+
+
 def repository_build_dirs() -> List[str]:
-    """The Swift build folders of the repository this package sits in (clients/python/bindery)."""
+    """The Swift build folders of the repository this package sits in (clients/python/bindery).
+
+    Empty when the package is installed (pip copies it away from the repository): only a checkout
+    has a build folder next to it.
+    """
     root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+    if not os.path.isfile(os.path.join(root, "Package.swift")):
+        return []
     return [os.path.join(root, ".build", "release"), os.path.join(root, ".build", "debug")]
 
 
@@ -33,12 +45,15 @@ def _usable(path: str) -> Optional[str]:
 def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, str]] = None,
                 search_path: Optional[str] = None,
                 build_dirs: Optional[Sequence[str]] = None) -> str:
-    """The path of binderyd: ``explicit``, else $BINDERYD, else PATH, else the repository's build.
+    """The path of binderyd: ``explicit``, else $BINDERYD, else PATH, else ~/.local/bin, else the
+    repository's build (when this package sits in the repository, not installed).
 
     An explicit path, or a $BINDERYD that is set, is used or refused — never silently replaced by
-    some other (perhaps stale) daemon. PATH and the build folders are tried in turn. DaemonNotFound
-    lists every place tried and why each failed. ``env``, ``search_path`` and ``build_dirs``
-    replace the real environment, for tests.
+    some other (perhaps stale) daemon. PATH, ``$HOME/.local/bin/binderyd`` (where
+    ``scripts/install`` copies it) and the build folders are tried in turn. DaemonNotFound lists
+    every place tried and why each failed, and says to run ``./scripts/install``. ``env``
+    (whose HOME and PATH count), ``search_path`` and ``build_dirs`` replace the real environment,
+    for tests.
     """
     if explicit is not None:
         # A bare name ("binderyd") is looked up on PATH, as subprocess would.
@@ -54,7 +69,7 @@ def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, st
         problem = _usable(from_env)
         if problem is None:
             return os.path.abspath(from_env)
-        raise DaemonNotFound(["$%s=%r: %s (unset it to search PATH and the repository's build)"
+        raise DaemonNotFound(["$%s=%r: %s (unset it to search PATH, ~/.local/bin and the repository's build)"
                               % (ENV_VAR, from_env, problem)])
     tried: List[str] = ["$%s: not set" % ENV_VAR]
 
@@ -64,7 +79,10 @@ def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, st
         return os.path.abspath(on_path)
     tried.append("PATH (%s): no %s" % (path_value, EXECUTABLE))
 
-    for folder in repository_build_dirs() if build_dirs is None else build_dirs:
+    user_bin = user_bin_dir(environment)
+    folders = [user_bin] if user_bin else []
+    folders += repository_build_dirs() if build_dirs is None else build_dirs
+    for folder in folders:
         candidate = os.path.join(folder, EXECUTABLE)
         problem = _usable(candidate)
         if problem is None:

@@ -173,8 +173,10 @@ class DaemonNotFound(BinderyException, FileNotFoundError):
     def __init__(self, tried: Sequence[str]) -> None:
         self.tried: List[str] = list(tried)
         lines = "\n".join("  - " + place for place in self.tried)
-        super().__init__("binderyd not found; looked in:\n" + lines +
-                         "\nPass Client(daemon=PATH), set BINDERYD, put binderyd on PATH, or run `swift build`.")
+        super().__init__("binderyd not found; looked in:\n" + lines + "\n"
+                         "Install it: run `./scripts/install` in the Bindery repository (it builds binderyd and "
+                         "copies it to ~/.local/bin, where every client looks), or pass Client(daemon=PATH) "
+                         "or set BINDERYD=/path/to/binderyd.")
 
     def __str__(self) -> str:
         return str(self.args[0])

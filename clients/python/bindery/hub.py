@@ -1,17 +1,21 @@
-"""What the sync and asyncio clients share: schemas, the session table and change routing.
+"""What the sync and asyncio clients share: schemas, the session table, change routing, the calls.
 
 The hooks here run on the connection's reader, in the order messages arrive: a session is
 registered the moment its ``session/open`` response is read (so no didChange for it can be
 missed), didChange updates its mirror before the response that follows it wakes anyone, and a
-gap in revisions triggers a ``session/state`` resync.
+gap in revisions triggers a ``session/state`` resync. The calls are flows (see endpoint.py) that
+the two clients run, blocking (client.py) or awaiting (aio.py).
 """
 from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Generic, List, Optional, Sequence, TypeVar
 
-from .rpc import Pending, ResultHook, RpcPeer
+from .discovery import find_daemon
+from .endpoint import Endpoint, Flow
+from .errors import ClientClosed
+from .rpc import Pending, ResultHook
 from .schema import Schema
 from .state import Changes, SessionBase
 
@@ -20,37 +24,129 @@ __all__ = ["Hub", "CLIENT_NAME"]
 logger = logging.getLogger("bindery")
 CLIENT_NAME = "bindery-python"
 
+S = TypeVar("S", bound=SessionBase)
 
-class Hub:
-    """Session table and routing; subclasses create sessions and deliver changes."""
 
-    def __init__(self) -> None:
-        self._peer: Optional[RpcPeer] = None
-        self._sessions: Dict[int, SessionBase] = {}
+class Hub(Generic[S]):
+    """Session table, routing and calls; the clients create sessions and deliver changes."""
+
+    #: Default time limit of every request, in seconds (None: as long as the daemon lives).
+    timeout: Optional[float] = None
+
+    def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float]) -> None:
+        #: The daemon's executable (see find_daemon) and the whole command line.
+        self.daemon_path = find_daemon(daemon)
+        self._argv = [self.daemon_path, *(args or [])]
+        self.timeout = timeout
+        self._peer: Optional[Endpoint] = None
+        self._sessions: Dict[int, S] = {}
         self._schemas: Dict[str, Schema] = {}
         #: ``serverInfo`` from initialize: {name, version}.
         self.server_info: Dict[str, Any] = {}
         #: ``protocolVersion`` from initialize.
         self.protocol_version: Optional[int] = None
 
-    def _attach(self, peer: RpcPeer) -> None:
-        """Routes the connection's didChange notifications here."""
+    def _attach(self, peer: Endpoint) -> None:
+        """Routes the connection's didChange notifications, and its end, here."""
         self._peer = peer
         peer.on_did_change = self._on_did_change
+        peer.on_lost.append(self._on_lost)
+
+    def _conn(self) -> Endpoint:
+        if self._peer is None:
+            raise ClientClosed("the client is not started: use `async with AsyncClient()` or `await client.start()`")
+        return self._peer
 
     # Overridden by the clients.
 
     def _new_session(self, session_id: int, type_name: str, key: Optional[str],
-                     state: Dict[str, Any], revision: int) -> SessionBase:
+                     state: Dict[str, Any], revision: int) -> S:
         raise NotImplementedError
 
-    def _deliver(self, session: SessionBase, changes: Changes) -> None:
-        """Hands a change set to the session's listeners and wakes its waiters."""
+    def _publish(self, session: S, changes: Changes) -> None:
+        """Hands a change set to the session's listeners (on the reader: must not block)."""
         raise NotImplementedError
 
-    def _touch(self, session: SessionBase) -> None:
+    def _session_ended(self, session: S, failure: Optional[BaseException]) -> None:
+        """The session was closed (failure None) or the daemon is gone: end what follows it."""
+
+    def _start_failed(self) -> None:
+        """Initialization failed and the daemon was stopped: release what the client started."""
+
+    # Delivering changes (on the reader).
+
+    def _deliver(self, session: S, changes: Changes) -> None:
+        """Wakes the session's waiters and hands a change set to its listeners."""
+        session._wake()
+        self._publish(session, changes)
+
+    def _touch(self, session: S) -> None:
         """Wakes the session's waiters (state changed without a change set to deliver)."""
-        raise NotImplementedError
+        session._wake()
+        if session.closed:
+            self._session_ended(session, None)
+
+    def _on_lost(self, failure: Optional[BaseException]) -> None:
+        for session in list(self._sessions.values()):
+            if failure is None:
+                session._mark_closed()
+            session._wake()
+            self._session_ended(session, failure)
+
+    # State.
+
+    @property
+    def alive(self) -> bool:
+        """True while the daemon runs and the client is not closed."""
+        return self._peer is not None and self._peer.alive
+
+    @property
+    def stderr_tail(self) -> List[str]:
+        """The daemon's last stderr lines."""
+        return self._conn().stderr_tail
+
+    def notify(self, method: str, params: Any = None) -> None:
+        """Sends any notification."""
+        self._conn().notify(method, params)
+
+    # The calls, as flows.
+
+    def _call_flow(self, method: str, params: Any, timeout: Optional[float],
+                   on_result: Optional[ResultHook] = None) -> Flow[Any]:
+        return (yield from self._conn().request_flow(method, params, self.timeout if timeout is None else timeout,
+                                                     on_result))
+
+    def _start_flow(self, initialize: bool) -> Flow[None]:
+        """Sends initialize; on any failure stops the daemon before raising."""
+        if not initialize:
+            return
+        try:
+            self._take_initialize((yield from self._call_flow("initialize", self._initialize_params(), None)))
+        except BaseException:
+            self._conn().kill()
+            yield from self._conn().close_flow(2.0)
+            self._start_failed()
+            raise
+
+    def _open_flow(self, type_name: str, args: Optional[Dict[str, Any]], observe: Optional[Sequence[str]],
+                   key: Optional[str], timeout: Optional[float]) -> Flow[S]:
+        params = self._open_params(type_name, args, observe, key)
+        opened: List[S] = []
+
+        def adopt(result: Any, pending: Pending) -> None:  # on the reader, before any didChange for it
+            opened.append(self._adopt(type_name, key, result))
+
+        yield from self._call_flow("session/open", params, timeout, adopt)
+        return opened[0]
+
+    def _describe_flow(self, type_name: Optional[str], timeout: Optional[float]) -> Flow[List[Dict[str, Any]]]:
+        params = {"type": type_name} if type_name is not None else None
+        result = yield from self._call_flow("viewModels/describe", params, timeout)
+        return self._take_schemas(result.get("viewModels") or [])
+
+    def _advance_clock_flow(self, ms: int, timeout: Optional[float]) -> Flow[int]:
+        result = yield from self._call_flow("clock/advance", {"ms": ms}, timeout)
+        return int(result["now"])
 
     # Schemas.
 
@@ -81,7 +177,7 @@ class Hub:
         return dict(self._schemas)
 
     @property
-    def sessions(self) -> List[SessionBase]:
+    def sessions(self) -> List[S]:
         """Open sessions, oldest first."""
         return [self._sessions[i] for i in sorted(self._sessions)]
 
@@ -104,23 +200,28 @@ class Hub:
 
     # Reader hooks.
 
-    def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any]) -> SessionBase:
+    def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any]) -> S:
         """The Session for a session/open result; a keyed reopen returns the object already held."""
         session_id = result["session"]
         existing = self._sessions.get(session_id)
         if existing is not None:
-            changes = existing._apply_snapshot(result.get("revision"), result.get("state") or {})
-            if changes:
-                self._deliver(existing, changes)
-            else:
-                self._touch(existing)
+            self._take_snapshot(existing, result)
             return existing
         session = self._new_session(session_id, type_name, key, result.get("state") or {},
                                     result.get("revision", 0))
         self._sessions[session_id] = session
         return session
 
-    def _forget(self, session: SessionBase) -> None:
+    def _take_snapshot(self, session: S, result: Dict[str, Any]) -> None:
+        """A whole state (session/open of a held key, session/state, session/observe) replaces the
+        mirror; the difference is delivered as a change set with ``resync=True``."""
+        changes = session._apply_snapshot(result.get("revision"), result.get("state") or {})
+        if changes:
+            self._deliver(session, changes)
+        else:
+            self._touch(session)
+
+    def _forget(self, session: S) -> None:
         session._mark_closed()
         self._sessions.pop(session.id, None)
         self._touch(session)
@@ -137,7 +238,7 @@ class Hub:
                            session.id, params.get("revision"))
             self._resync(session)
 
-    def _resync(self, session: SessionBase) -> None:
+    def _resync(self, session: S) -> None:
         """Asks for session/state without waiting; the snapshot replaces the mirror when it comes."""
         if session._resyncing or session.closed:
             return
@@ -145,23 +246,18 @@ class Hub:
 
         def done(result: Dict[str, Any], pending: Pending) -> None:
             session._resyncing = False
-            changes = session._apply_snapshot(result.get("revision"), result.get("state") or {})
-            if changes:
-                self._deliver(session, changes)
-            else:
-                self._touch(session)
+            self._take_snapshot(session, result)
 
         def failed(error: BaseException) -> None:
             session._resyncing = False
 
         try:
-            assert self._peer is not None
-            self._peer.send_request("session/state", {"session": session.id}, on_result=done, on_error=failed)
+            self._conn().send_request("session/state", {"session": session.id}, on_result=done, on_error=failed)
         except Exception:
             session._resyncing = False
             logger.debug("bindery: could not resync session %d", session.id, exc_info=True)
 
-    def _after_set(self, session: SessionBase, field: str, value: Any) -> ResultHook:
+    def _after_set(self, session: S, field: str, value: Any) -> ResultHook:
         """The on_result hook of a setField: store the written value (no echo), check the revision."""
         def hook(result: Any, pending: Pending) -> None:
             revision = result.get("revision") if isinstance(result, dict) else None
@@ -171,18 +267,14 @@ class Hub:
                 self._resync(session)
         return hook
 
-    def _after_snapshot(self, session: SessionBase) -> ResultHook:
+    def _after_snapshot(self, session: S) -> ResultHook:
         """The on_result hook of session/state and session/observe: the result is the new mirror."""
         def hook(result: Any, pending: Pending) -> None:
             if isinstance(result, dict):
-                changes = session._apply_snapshot(result.get("revision"), result.get("state") or {})
-                if changes:
-                    self._deliver(session, changes)
-                else:
-                    self._touch(session)
+                self._take_snapshot(session, result)
         return hook
 
-    def _after_close(self, session: SessionBase) -> ResultHook:
+    def _after_close(self, session: S) -> ResultHook:
         """The on_result hook of session/close: the session is gone."""
         def hook(result: Any, pending: Pending) -> None:
             self._forget(session)

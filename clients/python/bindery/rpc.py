@@ -1,9 +1,10 @@
 """JSON-RPC 2.0 routing shared by the sync and asyncio connections, free of I/O and of waiting.
 
-A subclass writes bytes and wakes waiters; this class numbers requests, keeps the table of pending
-ones, and routes what the daemon sends: responses by id, ``didChange`` to a handler, anything
-else to notification handlers. Everything here runs on the reader (thread or task), in arrival
-order, which is what makes ``state`` current before a response is handed to its caller.
+A subclass transmits bytes and wakes waiters; this class numbers requests, keeps the table of
+pending ones, and routes what the daemon sends: responses by id (errors mapped to their classes),
+``didChange`` to a handler, anything else to notification handlers. Everything here runs on the
+reader (thread or task), in arrival order, which is what makes ``state`` current before a
+response is handed to its caller. ``endpoint.py`` adds the connection's life and the waiting.
 """
 from __future__ import annotations
 
@@ -92,6 +93,12 @@ class Pending:
         self.done = True
         self._wake()
 
+    def outcome(self) -> Any:
+        """The result, or raises the error, of an answered request."""
+        if self.error is not None:
+            raise self.error
+        return self.result
+
     def _wake(self) -> None:
         """Overridden: signal whoever waits (a threading.Event, an asyncio.Future)."""
 
@@ -117,7 +124,8 @@ class RpcPeer:
 
     # Subclasses provide these.
 
-    def write(self, data: bytes) -> None:
+    def _transmit(self, data: bytes) -> None:
+        """Writes framed bytes to the daemon (the transport's job)."""
         raise NotImplementedError
 
     def check_usable(self) -> None:
@@ -132,7 +140,7 @@ class RpcPeer:
         """Frames and writes one message body."""
         if wire.isEnabledFor(logging.DEBUG):
             wire.debug("--> %s", body.decode("utf-8", "replace"))
-        self.write(encode_frame(body, self.framing))
+        self._transmit(encode_frame(body, self.framing))
 
     @staticmethod
     def _body(method: str, params: Any, request_id: Optional[int] = None, params_json: Optional[bytes] = None) -> bytes:

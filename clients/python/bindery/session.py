@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import threading
-import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Optional
 
-from .errors import UnknownSession, WaitTimeout
+from .connection import _sliced_wait
 from .schema import Schema
 from .state import MISSING, Changes, SessionBase
 
@@ -15,7 +14,6 @@ if TYPE_CHECKING:
 __all__ = ["Session"]
 
 ChangeCallback = Callable[[Changes], Any]
-_WAIT_SLICE = 0.2
 
 
 class Session(SessionBase):
@@ -27,10 +25,9 @@ class Session(SessionBase):
 
     def __init__(self, client: "Client", session_id: int, type_name: str, schema: Optional[Schema],
                  key: Optional[str], state: Dict[str, Any], revision: int) -> None:
-        super().__init__(session_id, type_name, schema, key, state, revision)
+        super().__init__(client, session_id, type_name, schema, key, state, revision)
         self._client = client
         self._changed = threading.Condition(self._lock)
-        self._listeners: List[ChangeCallback] = []
 
     # Calls.
 
@@ -40,9 +37,7 @@ class Session(SessionBase):
         A name that is not a field of the type raises UnknownField without a round trip. The
         daemon does not echo the written value, so the client stores it in ``state`` itself.
         """
-        params = self._set_params(field, value)
-        result = self._client._call("setField", params, timeout, self._client._after_set(self, field, value))
-        return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
+        return self._client._run(self._set_flow(field, value, timeout))
 
     def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None) -> Any:
         """Runs a command; blocks until it answers (async commands answer when they end).
@@ -51,47 +46,31 @@ class Session(SessionBase):
         sends ``$/cancelRequest`` and raises (RequestTimeout / KeyboardInterrupt). Unknown names
         raise UnknownCommand without a round trip.
         """
-        params = self._invoke_params(command, args)
-        result = self._client._call("invoke", params, timeout)
-        return result.get("result") if isinstance(result, dict) else result
+        return self._client._run(self._invoke_flow(command, args, timeout))
 
     def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""
-        self._check_open()
-        self._client._call("session/state", {"session": self.id}, timeout, self._client._after_snapshot(self))
-        return self._state
+        return self._client._run(self._refresh_flow(timeout))
 
     def observe(self, names: Iterable[str], timeout: Optional[float] = None) -> Dict[str, Any]:
         """From now on only these members are pushed (session/observe); returns the new ``state``."""
-        params = self._observe_params(names)
-        self._client._call("session/observe", params, timeout, self._client._after_snapshot(self))
-        return self._state
+        return self._client._run(self._observe_flow(names, timeout))
 
     def close(self, timeout: Optional[float] = None) -> None:
         """Closes the session (its running commands answer RequestCancelled). Idempotent."""
-        if self._closed:
-            return
-        try:
-            self._client._call("session/close", {"session": self.id}, timeout, self._client._after_close(self))
-        except UnknownSession:
-            self._client._forget(self)  # already gone in the daemon
+        self._client._run(self._close_flow(timeout))
 
     # Changes.
 
     def on_change(self, callback: ChangeCallback) -> Callable[[], None]:
         """Calls ``callback(changes)`` for every change set, in order, on the client's callback thread.
 
-        ``changes`` is a Changes dict (with ``revision`` and ``cause``); ``state`` is already
-        updated when it runs. Returns a function that removes the callback.
+        ``changes`` is a Changes dict (with ``revision`` and ``cause``); ``state`` already holds it
+        when the callback runs (and perhaps later changes too). The callback thread is one per
+        client, named ``bindery-callbacks``: never the reader, never the thread that made the call
+        that caused the change. Returns a function that removes the callback.
         """
-        with self._lock:
-            self._listeners.append(callback)
-
-        def remove() -> None:
-            with self._lock:
-                if callback in self._listeners:
-                    self._listeners.remove(callback)
-        return remove
+        return self._add_listener(callback)
 
     def wait_until(self, predicate: Callable[[Dict[str, Any]], bool],
                    timeout: Optional[float] = None) -> Dict[str, Any]:
@@ -100,31 +79,17 @@ class Session(SessionBase):
         Returns ``state``; raises WaitTimeout after ``timeout`` seconds, DaemonExited if the
         daemon dies, UnknownSession if the session is closed meanwhile.
         """
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._changed:
-            while True:
-                if predicate(self._state):
-                    return self._state
-                self._check_open()
-                remaining = _WAIT_SLICE if deadline is None else min(_WAIT_SLICE, deadline - time.monotonic())
-                if remaining <= 0:
-                    raise WaitTimeout("session %d (%s): condition not met within %ss; state: %r"
-                                      % (self.id, self.type, timeout, dict(self._state)))
-                self._changed.wait(remaining)
+        return self._client._run(self._wait_until_flow(predicate, timeout))
 
-    def _check_open(self) -> None:
-        self._client._connection.check_usable()  # DaemonExited / ClientClosed say more than "closed"
-        super()._check_open()
+    # Called by the client's reader and its flows.
 
-    # Called by the client on its reader thread.
-
-    def _wake(self) -> None:
+    def _notify_waiters(self) -> None:
         with self._changed:
             self._changed.notify_all()
 
-    def _listeners_now(self) -> List[ChangeCallback]:
-        with self._lock:
-            return list(self._listeners)
+    def _wait_for_change(self, seen: int, timeout: Optional[float]) -> None:
+        with self._changed:
+            _sliced_wait(self._changed.wait, lambda: self._version != seen, timeout)
 
     # Context manager: closes the session.
 
@@ -132,5 +97,5 @@ class Session(SessionBase):
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
-        if self._client._connection.alive:
+        if self._client.alive:
             self.close()

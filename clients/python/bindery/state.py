@@ -1,15 +1,22 @@
-"""A session's local mirror: state, revision and schema, shared by the sync and asyncio sessions.
+"""A session's local mirror and its calls, shared by the sync and asyncio sessions.
 
 Everything that mutates the mirror runs on the connection's reader (thread or task) under
-``lock``; the public session classes add waiting and change delivery on top.
+``lock``. The calls (``set``, ``invoke``, ``wait_until``, ...) are flows (see endpoint.py): the
+public session classes only run them, blocking (session.py) or awaiting (aio.py), and deliver
+changes to their listeners.
 """
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+import time
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
 
-from .errors import UnknownSession
+from .endpoint import WAIT_CHANGE, Flow
+from .errors import UnknownSession, WaitTimeout
 from .schema import Schema
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 __all__ = ["Changes", "SessionBase", "MISSING"]
 
@@ -48,10 +55,11 @@ class Changes(Dict[str, Any]):
 
 
 class SessionBase:
-    """What sync and async sessions share: the mirror, its updates, and the fail-fast checks."""
+    """What sync and async sessions share: the mirror, its updates, the fail-fast checks, the calls."""
 
-    def __init__(self, session_id: int, type_name: str, schema: Optional[Schema], key: Optional[str],
-                 state: Dict[str, Any], revision: int) -> None:
+    def __init__(self, client: "Hub[Any]", session_id: int, type_name: str, schema: Optional[Schema],
+                 key: Optional[str], state: Dict[str, Any], revision: int) -> None:
+        self._hub = client
         self.id = session_id
         self.type = type_name
         self.schema = schema
@@ -62,6 +70,8 @@ class SessionBase:
         self._resyncing = False
         # Reentrant: a wait_until predicate may call get() while the waiter holds the lock.
         self._lock = threading.RLock()
+        self._version = 0  # counts wake-ups: a waiter that saw n waits until it is no longer n
+        self._listeners: List[Callable[[Changes], Any]] = []
 
     # Read-only views.
 
@@ -121,6 +131,7 @@ class SessionBase:
     # Building requests (with the local checks).
 
     def _check_open(self) -> None:
+        self._hub._conn().check_usable()  # DaemonExited / ClientClosed say more than "closed"
         if self._closed:
             raise UnknownSession.make("Session %d (%s) is closed" % (self.id, self.type),
                                       {"session": self.id}, local=True)
@@ -185,3 +196,73 @@ class SessionBase:
 
     def _mark_closed(self) -> None:
         self._closed = True
+
+    # Waking waiters and listening: the faces notify their own waiters and run the listeners.
+
+    def _wake(self) -> None:
+        """Something changed (called on the reader): wake every waiter."""
+        with self._lock:
+            self._version += 1
+        self._notify_waiters()
+
+    def _notify_waiters(self) -> None:
+        raise NotImplementedError
+
+    def _add_listener(self, callback: Callable[[Changes], Any]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(callback)
+
+        def remove() -> None:
+            with self._lock:
+                if callback in self._listeners:
+                    self._listeners.remove(callback)
+        return remove
+
+    def _listeners_now(self) -> List[Callable[[Changes], Any]]:
+        with self._lock:
+            return list(self._listeners)
+
+    # The calls, as flows.
+
+    def _set_flow(self, field: str, value: Any, timeout: Optional[float]) -> Flow[int]:
+        params = self._set_params(field, value)
+        result = yield from self._hub._call_flow("setField", params, timeout, self._hub._after_set(self, field, value))
+        return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
+
+    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float]) -> Flow[Any]:
+        params = self._invoke_params(command, args)
+        result = yield from self._hub._call_flow("invoke", params, timeout)
+        return result.get("result") if isinstance(result, dict) else result
+
+    def _refresh_flow(self, timeout: Optional[float]) -> Flow[Dict[str, Any]]:
+        self._check_open()
+        yield from self._hub._call_flow("session/state", {"session": self.id}, timeout, self._hub._after_snapshot(self))
+        return self._state
+
+    def _observe_flow(self, names: Iterable[str], timeout: Optional[float]) -> Flow[Dict[str, Any]]:
+        params = self._observe_params(names)
+        yield from self._hub._call_flow("session/observe", params, timeout, self._hub._after_snapshot(self))
+        return self._state
+
+    def _close_flow(self, timeout: Optional[float]) -> Flow[None]:
+        if self._closed:
+            return
+        try:
+            yield from self._hub._call_flow("session/close", {"session": self.id}, timeout, self._hub._after_close(self))
+        except UnknownSession:
+            self._hub._forget(self)  # already gone in the daemon
+
+    def _wait_until_flow(self, predicate: Callable[[Dict[str, Any]], bool],
+                         timeout: Optional[float]) -> Flow[Dict[str, Any]]:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._lock:  # the predicate sees a whole update, never half of one
+                seen = self._version
+                if predicate(self._state):
+                    return self._state
+            self._check_open()
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise WaitTimeout("session %d (%s): condition not met within %ss; state: %r"
+                                  % (self.id, self.type, timeout, self.snapshot()))
+            yield (WAIT_CHANGE, self, seen, remaining)

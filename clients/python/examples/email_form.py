@@ -16,12 +16,14 @@ def main() -> None:
         print("binderyd %s at %s" % (client.server_info.get("version"), client.daemon_path))
         form = client.open("email")
         print("opened session %d: %s" % (form.id, form.state))
-        # The daemon pushes only what changes, and never echoes the keystrokes back.
+        # The daemon pushes only what changes, and never echoes the keystrokes back. on_change
+        # callbacks run on the client's callback thread, not this one: the two must not print at the
+        # same time, or their lines can merge.
         form.on_change(lambda changes: print("    didChange rev %d: %s" % (changes.revision, dict(changes))))
         for text in ["a", "ada", "ada@", "ada@example", "ada@example.c", "ada@example.com", "ada@example.comme"]:
-            form.set("email", text)
+            form.set("email", text)  # its didChange came first: its callback is queued by now...
+            client.drain_callbacks()  # ...so wait until it has run (and printed) before printing here
             print("typed %-20r -> %s" % (text, form.state["validationMessage"]))
-            client.drain_callbacks()  # callbacks run on their own thread; let them print first
 
         for mistake in (lambda: form.set("isValid", True), lambda: form.set("email", 42),
                         lambda: form.set("emial", "x")):

@@ -1,5 +1,6 @@
--- Finding the binderyd command: g:bindery_cmd, $BINDERYD, PATH, then this
--- repository's build (clients/nvim/../../.build), release before debug.
+-- Finding the binderyd command: g:bindery_cmd, $BINDERYD, PATH, ~/.local/bin
+-- (where ./scripts/install puts it), then this repository's build
+-- (clients/nvim/../../.build), release before debug.
 local M = {}
 
 -- The repository root, from this file's own path (clients/nvim/lua/bindery/).
@@ -31,10 +32,12 @@ function M.command()
     local build = M.build_candidates()
     argv = try(vim.env.BINDERYD, '$BINDERYD')
       or try(vim.fn.exepath('binderyd'), 'PATH')
+      or try(vim.fn.expand('~/.local/bin/binderyd'), '~/.local/bin')
       or try(build[1], build[1])
       or try(build[2], build[2])
     if not argv then
-      return nil, 'binderyd not found (tried g:bindery_cmd, ' .. table.concat(tried, ', ') .. ')'
+      return nil, 'binderyd not found (tried g:bindery_cmd, ' .. table.concat(tried, ', ')
+        .. '): run ./scripts/install in the Bindery repository'
     end
   end
   local extra = vim.g.bindery_args
