@@ -46,8 +46,13 @@ public enum BinderyDaemon {
             exit(2)
         }
         let output = StandardStreams.takeStdoutForProtocol()
+        // `_exit` after flushing stdio (a view model's stray prints, now on stderr), not `exit`: its
+        // other clean-up (atexit handlers) can wait on threads still running (the reader in `read`).
         var connection: any Connection = StdioConnection(input: STDIN_FILENO, output: output,
-                                                         limits: options.limits.reader) { code in exit(code) }
+                                                         limits: options.limits.reader) { code in
+            fflush(nil)
+            _exit(code)
+        }
         if let path = options.recordPath {
             do {
                 connection = try RecordingConnection(recording: connection, to: path, arguments: options.replayArguments)

@@ -60,4 +60,12 @@ import JSONRPC
         #expect(OutgoingMessage.notification(method: "didChange", params: ["session": 1])
                 == ["jsonrpc": "2.0", "method": "didChange", "params": ["session": 1]])
     }
+
+    @Test func stringIDsAreComparedByScalarsNotCanonicalEquivalence() {
+        let composed = RequestID.string("caf\u{E9}"), decomposed = RequestID.string("cafe\u{301}")
+        #expect(composed != decomposed)
+        #expect(Set([composed, decomposed, .string("K"), .string("\u{212A}")]).count == 4)
+        #expect(composed == .string("caf\u{E9}"))
+        #expect(RequestID.int(1) != .string("1"))
+    }
 }

@@ -2,7 +2,12 @@
 ///
 /// `read` and `write` take the model as `AnyObject`; they were built for one model class and are
 /// only ever called with instances of it.
-@MainActor
+///
+/// The public initializers that build it are `@inlinable`: inlined where an exposure is declared,
+/// the optimizer sees the key path literal and turns `model[keyPath: \.email]` inside these
+/// closures into a plain property access — a key path projected at run time costs several
+/// thousand instructions per read or write.
+@MainActor @usableFromInline
 struct ExposedProperty {
     let name: String
     let label: String
@@ -12,6 +17,16 @@ struct ExposedProperty {
     let write: (@MainActor (AnyObject, JSONValue) throws(ValueError) -> Void)?
 
     var isWritable: Bool { write != nil }
+
+    @usableFromInline
+    init(name: String, label: String?, valueType: ValueType, read: @escaping @MainActor (AnyObject) -> JSONValue,
+         write: (@MainActor (AnyObject, JSONValue) throws(ValueError) -> Void)?) {
+        self.name = name
+        self.label = label ?? defaultLabel(for: name)
+        self.valueType = valueType
+        self.read = read
+        self.write = write
+    }
 }
 
 /// A writable property: a client may set it with `setField`, and is told when the model changes it.
@@ -22,18 +37,19 @@ struct ExposedProperty {
 /// ```
 @MainActor
 public struct Field<Model: AnyObject> {
-    let property: ExposedProperty
+    @usableFromInline let property: ExposedProperty
 
     /// - Parameters:
     ///   - name: the member's name on the wire (`setField`'s `field`, a key of the state).
     ///   - keyPath: the property it reads and writes; any ``BinderyValue`` type.
     ///   - label: what a form shows; derived from `name` when nil (`approxSalary` -> "Approx salary").
+    @inlinable
     public init<Value: BinderyValue>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, label: String? = nil
     ) {
         property = ExposedProperty(
             name: name,
-            label: label ?? defaultLabel(for: name),
+            label: label,
             valueType: Value.valueType,
             read: { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath].jsonValue },
             write: { (model, json) throws(ValueError) in
@@ -50,16 +66,17 @@ public struct Field<Model: AnyObject> {
 /// ```
 @MainActor
 public struct Output<Model: AnyObject> {
-    let property: ExposedProperty
+    @usableFromInline let property: ExposedProperty
 
     /// - Parameters:
     ///   - name: the member's name on the wire (a key of the state).
     ///   - keyPath: the property it reads, stored or computed; any ``BinderyValue`` type.
     ///   - label: what a form shows; derived from `name` when nil.
+    @inlinable
     public init<Value: BinderyValue>(_ name: String, _ keyPath: KeyPath<Model, Value>, label: String? = nil) {
         property = ExposedProperty(
             name: name,
-            label: label ?? defaultLabel(for: name),
+            label: label,
             valueType: Value.valueType,
             read: { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath].jsonValue },
             write: nil

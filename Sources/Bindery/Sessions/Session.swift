@@ -82,7 +82,8 @@ public final class Session {
               let write = type.properties[property].write else {
             throw .readOnlyField(name)
         }
-        let before = read(index)
+        // What the model held: what the client was told, when it observes the field (cheaper than a read).
+        let before = lastSent[index] ?? read(index)
         do {
             try write(model, value)
         } catch {

@@ -185,7 +185,13 @@ public struct FrameDecoder: Sendable {
     /// runs once per message, and building Strings here cost more than parsing the JSON body.
     private func parseHeader(_ bytes: ArraySlice<UInt8>) -> Result<Int, HeaderError> {
         var length: Int?
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+        var lineStart = bytes.startIndex
+        while lineStart < bytes.endIndex {
+            // Lines by hand: `split` allocated an array of slices for every message.
+            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            let line = bytes[lineStart..<lineEnd]
+            lineStart = lineEnd + 1
+            guard !line.isEmpty else { continue }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
                 return .failure(HeaderError("a header line without a colon: \(printable(line))"))
             }

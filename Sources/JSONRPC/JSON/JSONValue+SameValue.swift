@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension JSONValue {
     /// Whether two values are the same on the wire, exactly: what a client that holds one would
     /// also hold after being sent the other.
@@ -24,12 +30,12 @@ extension JSONValue {
             // -0.0 is not the integer 0: its sign shows on the wire and in what a model derives.
             return Double(exactly: left) == right && right.sign == .plus
         case (.string(let left), .string(let right)):
-            return left.utf8.elementsEqual(right.utf8)
+            return left.hasSameScalars(as: right)
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { $0.isSameValue(as: $1) }
         case (.object(let left), .object(let right)):
             return left.count == right.count && zip(left.members, right.members).allSatisfy {
-                $0.key.utf8.elementsEqual($1.key.utf8) && $0.value.isSameValue(as: $1.value)
+                $0.key.hasSameScalars(as: $1.key) && $0.value.isSameValue(as: $1.value)
             }
         default:
             return false
@@ -52,6 +58,21 @@ extension JSONValue {
             }
         default:
             return self == other
+        }
+    }
+}
+
+extension String {
+    /// Whether the two strings are the same Unicode scalars (the same UTF-8 bytes), unlike `==`,
+    /// which calls canonically equivalent strings equal. A byte comparison of the contiguous UTF-8
+    /// both strings almost always are: this runs on every value diffed.
+    public func hasSameScalars(as other: String) -> Bool {
+        var left = self, right = other
+        return left.withUTF8 { leftBytes in
+            right.withUTF8 { rightBytes in
+                leftBytes.count == rightBytes.count
+                    && (leftBytes.count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0)
+            }
         }
     }
 }

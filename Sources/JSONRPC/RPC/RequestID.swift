@@ -6,6 +6,27 @@ public enum RequestID: Sendable, Hashable, CustomStringConvertible {
     case int(Int)
     case string(String)
 
+    /// Ids are the client's opaque names, compared by Unicode scalars: `"\u{E9}"` and `"e\u{301}"` are
+    /// two ids (Swift's `String ==` would make them one, and cancel the wrong request).
+    public static func == (left: RequestID, right: RequestID) -> Bool {
+        switch (left, right) {
+        case (.int(let left), .int(let right)): left == right
+        case (.string(let left), .string(let right)): left.hasSameScalars(as: right)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .int(let value):
+            hasher.combine(0)
+            hasher.combine(value)
+        case .string(let value):
+            hasher.combine(1)
+            for byte in value.utf8 { hasher.combine(byte) }
+        }
+    }
+
     /// The id read from a message's `id` member, or `nil` when that member is not a valid id.
     public init?(json: JSONValue) {
         switch json {
