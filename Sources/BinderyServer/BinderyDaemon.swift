@@ -72,11 +72,12 @@ public enum BinderyDaemon {
 
 /// SIGTERM and SIGINT, handled off the main queue, so that a daemon stuck writing to a client that
 /// does not read still obeys them: the server is asked to finish, and whatever happens on the main
-/// actor, the process ends with code 0 two seconds after the first signal.
+/// actor, the process ends with code 0 within two seconds of the first signal (1.9 s, leaving room
+/// for the signal's delivery and the exit itself).
 final class TerminationSignals {
     private let sources: [any DispatchSourceSignal]
     /// How long after the first signal the process ends, whatever it is doing.
-    static let deadline = DispatchTimeInterval.seconds(2)
+    static let deadline = DispatchTimeInterval.milliseconds(1900)
 
     init(onSignal: @escaping @Sendable (String) -> Void) {
         let queue = DispatchQueue(label: "bindery.signals")
@@ -93,7 +94,7 @@ final class TerminationSignals {
                     // The main actor did not finish in time (most likely blocked writing to a client
                     // that stopped reading): end here. `_exit`, not `exit`: the main thread may hold
                     // stdio locks that `exit` would wait for.
-                    StandardStreams.log("bindery: info: \(name): still busy after 2 s; exiting now")
+                    StandardStreams.log("bindery: info: \(name): still busy after 1.9 s; exiting now")
                     _exit(0)
                 }
             }
