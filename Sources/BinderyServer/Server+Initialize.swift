@@ -8,11 +8,22 @@ extension Server {
     /// `initialize`: who we are and every view model type we serve. Optional: a script may start
     /// with `session/open`.
     func initialize(_ params: Params) throws(RPCError) -> JSONValue {
-        [
+        var result: JSONObject = [
             "protocolVersion": .int(Server.protocolVersion),
             "serverInfo": ["name": .string(serverInfo.name), "version": .string(serverInfo.version)],
             "viewModels": .array(table.registry.types.map(\.schema)),
         ]
+        // Capabilities are negotiated only with a client that sends some: the answer lists those
+        // the daemon agreed to, and a client that sends none sees nothing change.
+        if case .object(let asked)? = params.object["capabilities"] {
+            var agreed = JSONObject()
+            if asked["splices"] == .bool(true) {
+                table.splicesEnabled = true
+                agreed.append("splices", true)
+            }
+            result.append("capabilities", .object(agreed))
+        }
+        return .object(result)
     }
 
     /// `shutdown`: from now on every request but `exit` is refused.

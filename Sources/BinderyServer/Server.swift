@@ -190,11 +190,12 @@ public final class Server {
 
     /// Queues one didChange per session that changed, in order of session id.
     func sendChanges() {
-        for (session, cause, changes) in table.collectChanges() {
-            var params = JSONObject(minimumCapacity: 4)
+        for (session, cause, changes, splices) in table.collectChanges() {
+            var params = JSONObject(minimumCapacity: 5)
             params.append("session", .int(session.id))
             params.append("revision", .int(session.revision))
             params.append("changes", .object(changes))
+            if !splices.isEmpty { params.append("splices", .object(splices)) }
             if let cause { params.append("cause", cause.json) }
             send(OutgoingMessage.notification(method: "didChange", params: .object(params)))
         }

@@ -153,7 +153,7 @@ public final class TestSession<Model: ViewModel> {
     private func collectDeferred() { collect(into: &unasserted) }
 
     private func collect(into sets: inout [JSONObject]) {
-        for (_, _, changes) in table.collectChanges() { sets.append(changes) }
+        for (_, _, changes, _) in table.collectChanges() { sets.append(changes) }
     }
 
     private func absorbUnasserted() {

@@ -101,23 +101,49 @@ public final class Session {
         if !after.isSameValue(as: value) { markDirty() }
     }
 
+    /// What one collection found: members sent whole, and lists sent as splices (by member name:
+    /// `{ops: [{at, delete, insert}], length}`). A member is in one or the other.
+    public struct ChangeSet {
+        public var changes = JSONObject()
+        public var splices = JSONObject()
+        public var isEmpty: Bool { changes.isEmpty && splices.isEmpty }
+    }
+
     /// Re-reads the observed members if anything they depend on changed; returns those whose value
-    /// differs from what was last sent, and counts a new revision if there are any.
+    /// differs from what was last sent, and counts a new revision if there are any. With a
+    /// `splicer`, a list that kept some of its elements is sent as a splice.
     public func collectChanges() -> JSONObject? {
+        collectChanges(splicer: nil)?.changes
+    }
+
+    func collectChanges(splicer: ListSplicer?) -> ChangeSet? {
         guard isDirty, !isClosed else { return nil }
         isDirty = false
         pendingCause = nil
-        var changes = JSONObject()
+        var found = ChangeSet()
         rearm { index, value in
-            guard let sent = lastSent[index], value.isSameValue(as: sent) else {
-                lastSent[index] = value
-                changes.append(type.memberNames[index], value)
+            let name = type.memberNames[index]
+            if let splicer, case .array(let old)? = lastSent[index], case .array(let new) = value {
+                switch splicer.splice(from: old, to: new) {
+                case .unchanged:
+                    return
+                case .splice(let at, let delete, let insert):
+                    lastSent[index] = value
+                    let op: JSONValue = ["at": .int(at), "delete": .int(delete), "insert": .array(Array(insert))]
+                    found.splices.append(name, ["ops": [op], "length": .int(new.count)])
+                    return
+                case .whole:
+                    break
+                }
+            } else if let sent = lastSent[index], value.isSameValue(as: sent) {
                 return
             }
+            lastSent[index] = value
+            found.changes.append(name, value)
         }
-        guard !changes.isEmpty else { return nil }
+        guard !found.isEmpty else { return nil }
         revision += 1
-        return changes
+        return found
     }
 
     /// Whether an async command of this session is still running.

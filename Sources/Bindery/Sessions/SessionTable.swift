@@ -69,17 +69,26 @@ public final class SessionTable {
         return true
     }
 
+    /// Whether lists may be sent as splices (the client said it can apply them).
+    public var splicesEnabled = false
+
     /// The change set of every session that has one, in session id order. (Not in the order the
     /// sessions changed: Observation calls the observers of one property in no fixed order.)
-    public func collectChanges() -> [(session: Session, cause: RequestID?, changes: JSONObject)] {
+    public func collectChanges() -> [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] {
         guard !dirtySessions.isEmpty else { return [] }
         var pending = dirtySessions
         if pending.count > 1 { pending.sort { $0.id < $1.id } }
         dirtySessions.removeAll(keepingCapacity: true)
-        var result: [(session: Session, cause: RequestID?, changes: JSONObject)] = []
-        for session in pending {
-            let cause = session.pendingCause
-            if let changes = session.collectChanges() { result.append((session, cause, changes)) }
+        var result: [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] = []
+        // Sessions that read the same list in this collection share its conversion and its splice.
+        let splicer = splicesEnabled ? ListSplicer() : nil
+        ArrayConversions.$current.withValue(pending.count > 1 ? ArrayConversions() : nil) {
+            for session in pending {
+                let cause = session.pendingCause
+                if let found = session.collectChanges(splicer: splicer) {
+                    result.append((session, cause, found.changes, found.splices))
+                }
+            }
         }
         return result
     }

@@ -89,7 +89,11 @@ extension Optional: BinderyValue where Wrapped: BinderyValue {
 
 extension Array: BinderyValue where Element: BinderyValue {
     public static var valueType: ValueType { .array(Element.valueType) }
-    public var jsonValue: JSONValue { .array(map(\.jsonValue)) }
+    public var jsonValue: JSONValue {
+        // A long list read by many sessions in one collection is converted once (ListSplicer.swift).
+        if count >= 16, let conversions = ArrayConversions.current { return conversions.json(for: self) }
+        return .array(map(\.jsonValue))
+    }
     public init(jsonValue: JSONValue) throws(ValueError) {
         guard case .array(let elements) = jsonValue else { throw ValueError(expected: Self.valueType, found: jsonValue) }
         var result: [Element] = []
