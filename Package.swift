@@ -23,7 +23,11 @@ let package = Package(
         .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"]),
         // The view models of the seed articles.
         .target(name: "SeedViewModels", dependencies: ["Bindery"]),
-        .executableTarget(name: "binderyd", dependencies: ["BinderyServer", "SeedViewModels"]),
+        // Linked with the Swift runtime inside (-static-stdlib): no shared Swift libraries to load
+        // at start-up (measured: about 9 ms -> 5 ms median here), and it runs on a machine without
+        // the toolchain.
+        .executableTarget(name: "binderyd", dependencies: ["BinderyServer", "SeedViewModels"],
+                          linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
         // The README's example of a daemon of your own, on the public API only.
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
         // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).
