@@ -28,6 +28,9 @@ extension ErrorCode {
     /// -32021: `session/open` gave a `schemaHash` that is not the type's: a client generated from
     /// another version of it. `data: {type, schemaHash, expected}`.
     public static let schemaMismatch = ErrorCode(-32021)
+    /// -32022: `session/open`'s `restore` does not fit the type: a snapshot of another type, or with
+    /// a field the type no longer has or a value it no longer takes. `data: {type, schemaHash, reason}`.
+    public static let snapshotMismatch = ErrorCode(-32022)
 }
 
 extension RPCError {
@@ -104,6 +107,11 @@ extension RPCError {
         RPCError(.schemaMismatch, "Schema mismatch: the daemon's \(type.name) differs from the client generated for it "
                  + "(its schemaHash is \(type.schemaHash), the client expects \(expected)); regenerate the client",
                  data: ["type": .string(type.name), "schemaHash": .string(type.schemaHash), "expected": .string(expected)])
+    }
+
+    @MainActor static func snapshotMismatch(_ type: ViewModelType, _ reason: String) -> RPCError {
+        RPCError(.snapshotMismatch, "Snapshot does not fit \(type.name): \(reason)",
+                 data: ["type": .string(type.name), "schemaHash": .string(type.schemaHash), "reason": .string(reason)])
     }
 
     static func cancelled(_ why: String) -> RPCError {

@@ -13,6 +13,9 @@ extension Server {
         case "session/state": return .result(try sessionState(Params(params)))
         case "session/observe": return .result(try observe(Params(params)))
         case "setField": return .result(try setField(Params(params)))
+        case "session/snapshot": return .result(try snapshot(Params(params)))
+        case "session/undo": return .result(try undo(Params(params)))
+        case "session/redo": return .result(try redo(Params(params)))
         case "invoke": return try invoke(Params(params), id: id, batch: batch)
         case "clock/advance": return try advanceClock(Params(params), id: id, inBatch: batch != nil)
         case "exit", "$/cancelRequest":

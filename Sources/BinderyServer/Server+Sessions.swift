@@ -13,6 +13,7 @@ extension Server {
         if let expected = try params.optionalString("schemaHash"), expected != type.schemaHash {
             throw .schemaMismatch(type, expected: expected)
         }
+        let restore = try restoredFields(params, for: type)
         if let observe, let unknown = observe.first(where: { type.memberIndex(named: $0) == nil }) {
             throw RPCError(.unknownField, "Unknown field \"\(unknown)\" in observe of \(typeName); known: "
                            + type.memberNames.joined(separator: ", "),
@@ -25,7 +26,9 @@ extension Server {
             throw .limitReached("\(limit) sessions are open", flag: "--max-sessions", value: limit)
         }
         do {
-            session = try table.open(type, arguments: arguments, observing: observe, key: key)
+            session = try table.open(type, arguments: arguments, observing: observe, key: key, restoring: restore)
+        } catch let error as SessionError {
+            throw .snapshotMismatch(type, Self.describe(error))
         } catch let error as SessionTable.KeyInUse {
             throw RPCError(.openFailed, "Could not open \(typeName): key \"\(error.key)\" is held by a session of type \(error.type)",
                            data: ["key": .string(error.key), "type": .string(error.type)])
@@ -36,6 +39,16 @@ extension Server {
                                   "state": .object(session.state())]
         if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
         return .object(result)
+    }
+
+    /// What a snapshot's field did wrong, in words.
+    static func describe(_ error: SessionError) -> String {
+        switch error {
+        case .unknownField(let name, _): "it has a field \"\(name)\" the type does not have"
+        case .readOnlyField(let name): "\"\(name)\" is not a writable field"
+        case .wrongValueType(let field, let valueError): "field \"\(field)\": \(valueError)"
+        default: "\(error)"
+        }
     }
 
     /// `session/close` {session} -> null. Stops the session's running commands.

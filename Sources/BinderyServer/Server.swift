@@ -244,13 +244,13 @@ public final class Server {
         Task { @MainActor in
             try? await Task.sleep(for: Self.terminationGrace)
             cancelRunningCommands()
-            try? await Task.sleep(for: .milliseconds(300))
+            try? await Task.sleep(for: .milliseconds(150))
             close()
         }
     }
 
     /// How long commands still running at SIGTERM may take to answer before they are cancelled.
-    static let terminationGrace = Duration.milliseconds(1500)
+    static let terminationGrace = Duration.milliseconds(1650)
 
     func cancelRunningCommands() {
         for task in inFlight.values { task.cancel() }

@@ -18,20 +18,26 @@ public struct Command<Model: AnyObject> {
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
-    public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+    public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
                 perform: @escaping @MainActor (Model) throws -> Void) {
-        self.init(name, label, enabled, nil, nil, .sync { model, _ in try perform(model); return nil })
+        self.init(name, label, enabled, undoable, nil, nil, .sync { model, _ in try perform(model); return nil })
     }
 
     /// - Parameters:
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
-    public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+    public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
                                       perform: @escaping @MainActor (Model) throws -> Result) {
-        self.init(name, label, enabled, nil, Result.valueType, .sync { model, _ in try perform(model).jsonValue })
+        self.init(name, label, enabled, undoable, nil, Result.valueType, .sync { model, _ in try perform(model).jsonValue })
     }
 
     // Async, no arguments: `{ try await $0.login() }`.
@@ -39,20 +45,26 @@ public struct Command<Model: AnyObject> {
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
-    public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+    public init(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
                 perform: @escaping @MainActor (Model) async throws -> Void) {
-        self.init(name, label, enabled, nil, nil, .async { model, _ in try await perform(model); return nil })
+        self.init(name, label, enabled, undoable, nil, nil, .async { model, _ in try await perform(model); return nil })
     }
 
     /// - Parameters:
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body; what it returns is the invoke's `result`, what it throws fails the invoke.
-    public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+    public init<Result: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
                                       perform: @escaping @MainActor (Model) async throws -> Result) {
-        self.init(name, label, enabled, nil, Result.valueType, .async { model, _ in try await perform(model).jsonValue })
+        self.init(name, label, enabled, undoable, nil, Result.valueType, .async { model, _ in try await perform(model).jsonValue })
     }
 
     // Sync, with arguments.
@@ -60,11 +72,14 @@ public struct Command<Model: AnyObject> {
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
     ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
-    public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+    public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
                                          perform: @escaping @MainActor (Model, Arguments) throws -> Void) {
-        self.init(name, label, enabled, Arguments.valueType, nil, .sync { model, json in
+        self.init(name, label, enabled, undoable, Arguments.valueType, nil, .sync { model, json in
             try perform(model, try decodeArguments(json)); return nil
         })
     }
@@ -73,13 +88,16 @@ public struct Command<Model: AnyObject> {
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
     ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue, Result: BinderyValue>(
-        _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+        _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
         perform: @escaping @MainActor (Model, Arguments) throws -> Result
     ) {
-        self.init(name, label, enabled, Arguments.valueType, Result.valueType, .sync { model, json in
+        self.init(name, label, enabled, undoable, Arguments.valueType, Result.valueType, .sync { model, json in
             try perform(model, try decodeArguments(json)).jsonValue
         })
     }
@@ -89,11 +107,14 @@ public struct Command<Model: AnyObject> {
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
     ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
-    public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+    public init<Arguments: BinderyValue>(_ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
                                          perform: @escaping @MainActor (Model, Arguments) async throws -> Void) {
-        self.init(name, label, enabled, Arguments.valueType, nil, .async { model, json in
+        self.init(name, label, enabled, undoable, Arguments.valueType, nil, .async { model, json in
             try await perform(model, try decodeArguments(json)); return nil
         })
     }
@@ -102,18 +123,21 @@ public struct Command<Model: AnyObject> {
     ///   - name: the command's name on the wire (`invoke`'s `command`).
     ///   - label: what a form's button shows; derived from `name` when nil.
     ///   - enabled: a Bool property; while it reads false, `invoke` answers -32016. Nil: always enabled.
+    ///   - undoable: whether `session/undo` can undo it: then its effect on the fields is a step of
+    ///     the session's history (it must change nothing but fields). Otherwise running it ends the
+    ///     step being built and clears what could be redone.
     ///   - perform: the body, given the model and `invoke`'s `args` decoded as `Arguments` (args
     ///     that do not fit answer -32602); what it returns is the `result`, what it throws fails it.
     public init<Arguments: BinderyValue, Result: BinderyValue>(
-        _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil,
+        _ name: String, label: String? = nil, enabled: KeyPath<Model, Bool>? = nil, undoable: Bool = false,
         perform: @escaping @MainActor (Model, Arguments) async throws -> Result
     ) {
-        self.init(name, label, enabled, Arguments.valueType, Result.valueType, .async { model, json in
+        self.init(name, label, enabled, undoable, Arguments.valueType, Result.valueType, .async { model, json in
             try await perform(model, try decodeArguments(json)).jsonValue
         })
     }
 
-    private init(_ name: String, _ label: String?, _ enabled: KeyPath<Model, Bool>?,
+    private init(_ name: String, _ label: String?, _ enabled: KeyPath<Model, Bool>?, _ undoable: Bool,
                  _ argumentsType: ValueType?, _ resultType: ValueType?, _ body: ExposedCommand.TypedBody<Model>) {
         var isEnabled: (@MainActor (AnyObject) -> Bool)?
         if let enabled {
@@ -121,7 +145,7 @@ public struct Command<Model: AnyObject> {
         }
         command = ExposedCommand(
             name: name, label: label ?? defaultLabel(for: name), argumentsType: argumentsType,
-            resultType: resultType, isEnabled: isEnabled, body: body.erased
+            resultType: resultType, isEnabled: isEnabled, isUndoable: undoable, body: body.erased
         )
     }
 }

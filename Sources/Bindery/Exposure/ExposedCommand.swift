@@ -28,6 +28,8 @@ struct ExposedCommand {
     let resultType: ValueType?
     /// The enabled condition; nil means always enabled.
     let isEnabled: (@MainActor (AnyObject) -> Bool)?
+    /// Whether undo can undo it (its effect on the fields).
+    let isUndoable: Bool
     let body: Body
 
     var isAsync: Bool {

@@ -44,6 +44,33 @@ public final class ViewModelType {
     func runningMemberIndex(ofCommand command: Int) -> Int { properties.count + 2 * command + 1 }
     func commandIndex(named name: String) -> Int? { commandIndex[name] }
 
+    /// Writes field values (a snapshot's) into a new model, in declaration order; throws for a name
+    /// that is not a writable field of this type or a value that does not fit.
+    func restore(_ fields: JSONObject, into model: AnyObject) throws(SessionError) {
+        for (name, _) in fields.members where memberIndex(named: name) == nil {
+            throw .unknownField(name, known: memberNames)
+        }
+        for property in properties {
+            guard let value = fields[property.name] else { continue }
+            guard let write = property.write else { throw .readOnlyField(property.name) }
+            do {
+                try write(model, value)
+            } catch {
+                throw .wrongValueType(field: property.name, error)
+            }
+        }
+        for (name, _) in fields.members {
+            guard let index = memberIndex(named: name), case .property = members[index] else { throw .readOnlyField(name) }
+        }
+    }
+
+    /// The values of the writable fields of a model, in declaration order: a snapshot's `fields`.
+    func fieldValues(of model: AnyObject) -> JSONObject {
+        var fields = JSONObject()
+        for property in properties where property.isWritable { fields.append(property.name, property.read(model)) }
+        return fields
+    }
+
     /// The command names, for the list an unknown-command error gives.
     public var commandNames: [String] { commands.map(\.name) }
 

@@ -27,13 +27,17 @@ extension Session {
             throw .invalidArguments(command: name, ValueError(expected: "no args (absent, null or {})", found: arguments.typeName))
         }
         if let isEnabled = command.isEnabled, !isEnabled(model) { throw .commandDisabled(name) }
+        let fieldsBefore = command.isUndoable ? fieldValuesByProperty() : nil
         switch command.body {
         case .sync(let body):
             do {
-                completion(.returned(try body(model, arguments)))
+                let result = try body(model, arguments)
+                commandRan(undoable: fieldsBefore)
+                completion(.returned(result))
             } catch let error as CommandArgumentsError {
                 throw .invalidArguments(command: name, error.error)
             } catch {
+                commandRan(undoable: fieldsBefore)
                 completion(.failed(error))
             }
             return nil
@@ -58,6 +62,7 @@ extension Session {
                     outcome = Task.isCancelled || error is CancellationError ? .cancelled : .failed(error)
                 }
                 self.endRunning(command: commandIndex, number: number)
+                if case .rejected = outcome {} else { self.commandRan(undoable: fieldsBefore) }
                 completion(outcome)
                 if let clockTask { clock?.taskEnded(clockTask) }
             } }

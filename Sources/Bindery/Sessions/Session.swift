@@ -24,6 +24,7 @@ public final class Session {
     private var lastSent: [JSONValue?]
     private var isDirty = false
     private var tracking: SessionTracking!
+    private var history = SessionHistory()
     private var runningCounts: [Int]
     /// Runs of async commands under way, by number; the task is nil until ``track(task:number:)``.
     private var runningTasks: [Int: Task<Void, Never>?] = [:]
@@ -90,6 +91,9 @@ public final class Session {
             throw .wrongValueType(field: name, error)
         }
         let after = read(index)
+        if !after.isSameValue(as: before), let clock = table?.elapsed {
+            history.recordWrite(property: property, before: before, after: after, at: clock())
+        }
         if after.isSwiftEqual(to: before), !after.isSameValue(as: before) {
             // The setter saw "no change" by Swift's `==` and told Observation nothing, yet the model
             // now holds another value (-0.0 for 0, "e\u{301}" for "\u{E9}"): what was derived from it
@@ -107,6 +111,59 @@ public final class Session {
         public var changes = JSONObject()
         public var splices = JSONObject()
         public var isEmpty: Bool { changes.isEmpty && splices.isEmpty }
+    }
+
+    /// The values of its writable fields: what a snapshot keeps (outputs are recomputed on restore).
+    public func fieldValues() -> JSONObject { type.fieldValues(of: model) }
+
+    // MARK: Undo and redo
+
+    /// Whether a step of the client's writes can be undone, or redone.
+    public var canUndo: Bool { history.canUndo }
+    public var canRedo: Bool { history.canRedo }
+
+    /// Writes back the values the last step of the client's writes replaced; false when there is
+    /// none. The changes it makes are sent like any other (the client did not write them).
+    @discardableResult
+    public func undo() -> Bool {
+        guard let step = history.undo() else { return false }
+        for write in step.writes.reversed() { restore(write.property, write.before) }
+        return true
+    }
+
+    /// Writes again what the last undone step had written; false when there is none.
+    @discardableResult
+    public func redo() -> Bool {
+        guard let step = history.redo() else { return false }
+        for write in step.writes { restore(write.property, write.after) }
+        return true
+    }
+
+    private func restore(_ property: Int, _ value: JSONValue) {
+        guard let write = type.properties[property].write else { return }
+        // A value the model held before decodes again; nothing to report if it did not.
+        try? write(model, value)
+        markDirty()
+    }
+
+    /// The values of the writable fields, for an undoable command's step.
+    func fieldValuesByProperty() -> [(property: Int, value: JSONValue)] {
+        type.properties.indices.filter { type.properties[$0].isWritable }.map { ($0, type.properties[$0].read(model)) }
+    }
+
+    /// A command ran: an undoable one records the fields it changed (given their values before it),
+    /// any other ends the current step and clears what could be redone.
+    func commandRan(undoable fieldsBefore: [(property: Int, value: JSONValue)]?) {
+        guard let fieldsBefore, let clock = table?.elapsed else {
+            history.commandInvoked()
+            return
+        }
+        var writes: [SessionHistory.Write] = []
+        for (property, before) in fieldsBefore {
+            let after = type.properties[property].read(model)
+            if !after.isSameValue(as: before) { writes.append(.init(property: property, before: before, after: after)) }
+        }
+        history.recordCommand(writes, at: clock())
     }
 
     /// Re-reads the observed members if anything they depend on changed; returns those whose value

@@ -20,10 +20,20 @@ public final class SessionTable {
     private var dirtySessions: [Session] = []
     private var deferredCallScheduled = false
 
+    /// The time on the dependencies' clock since the table was made: what undo's merge window is
+    /// measured on (virtual under `--deterministic`, so transcripts replay).
+    let elapsed: @MainActor () -> Duration
+
     public init(registry: ViewModelRegistry, dependencies: Dependencies = .live()) {
         self.registry = registry
         self.dependencies = dependencies
+        elapsed = Self.stopwatch(on: dependencies.clock)
         MainThread.record()
+    }
+
+    private static func stopwatch<C: Clock>(on clock: C) -> @MainActor () -> Duration where C.Duration == Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
     }
 
     public var count: Int { sessions.count }
@@ -37,14 +47,17 @@ public final class SessionTable {
     ///
     /// With a `key`, a session already open under that key is returned as it is instead, like
     /// SwiftUI's `@StateObject` keeps its view model while the view lives; closing it frees the key.
+    /// With `restoring` field values (a snapshot's `fields`), they are written into the new model
+    /// before anything is read from it; a value that does not fit throws ``SessionError``.
     public func open(_ type: ViewModelType, arguments: JSONObject, observing names: [String]?,
-                     key: String? = nil) throws -> Session {
+                     key: String? = nil, restoring fields: JSONObject? = nil) throws -> Session {
         if let key, let existing = sessionsByKey[ExactKey(key)] {
             guard existing.type === type else { throw KeyInUse(key: key, type: existing.type.name) }
             return existing
         }
         let context = OpenContext(arguments: arguments, dependencies: dependencies)
         let model = try type.make(context)
+        if let fields { try type.restore(fields, into: model) }
         let session = Session(id: nextID, type: type, model: model, observing: names, key: key, table: self)
         session.own(context.tasks)
         nextID += 1
