@@ -42,6 +42,7 @@ extension Server {
     }
 
     private func historyResult(_ session: Session) -> JSONValue {
+        store?.sessionChanged(session)
         // The revision this request produced: collect now so the response can name it.
         sendChanges()
         return ["revision": .int(session.revision), "canUndo": .bool(session.canUndo), "canRedo": .bool(session.canRedo)]

@@ -13,7 +13,16 @@ extension Server {
         if let expected = try params.optionalString("schemaHash"), expected != type.schemaHash {
             throw .schemaMismatch(type, expected: expected)
         }
-        let restore = try restoredFields(params, for: type)
+        var restore = try restoredFields(params, for: type)
+        var restoringStored = false
+        if restore == nil, let key, table.session(forKey: key) == nil, let stored = store?.load(key: key) {
+            guard stored.type == typeName else {
+                throw RPCError(.openFailed, "Could not open \(typeName): key \"\(key)\" is held by a stored session of type \(stored.type)",
+                               data: ["key": .string(key), "type": .string(stored.type)])
+            }
+            restore = stored.fields
+            restoringStored = true
+        }
         if let observe, let unknown = observe.first(where: { type.memberIndex(named: $0) == nil }) {
             throw RPCError(.unknownField, "Unknown field \"\(unknown)\" in observe of \(typeName); known: "
                            + type.memberNames.joined(separator: ", "),
@@ -26,7 +35,14 @@ extension Server {
             throw .limitReached("\(limit) sessions are open", flag: "--max-sessions", value: limit)
         }
         do {
-            session = try table.open(type, arguments: arguments, observing: observe, key: key, restoring: restore)
+            do {
+                session = try table.open(type, arguments: arguments, observing: observe, key: key, restoring: restore)
+            } catch let error as SessionError where restoringStored {
+                // The type changed since its session was stored: keep the file aside, open afresh.
+                store?.discard(key: key ?? "", because: "it no longer fits \(typeName): \(Self.describe(error))")
+                restoringStored = false
+                session = try table.open(type, arguments: arguments, observing: observe, key: key)
+            }
         } catch let error as SessionError {
             throw .snapshotMismatch(type, Self.describe(error))
         } catch let error as SessionTable.KeyInUse {
@@ -38,6 +54,7 @@ extension Server {
         var result: JSONObject = ["session": .int(session.id), "revision": .int(session.revision),
                                   "state": .object(session.state())]
         if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
+        if restoringStored, table.count > sessionsBefore { result.append("restored", true) }
         return .object(result)
     }
 
@@ -56,6 +73,7 @@ extension Server {
         let id = try params.int("session")
         let session = table.session(id)
         guard table.close(id) else { throw .unknownSession(id) }
+        if let session { store?.sessionClosed(session) }
         if let session, session.hasRunningCommands {
             waitForCancelledCommands { !session.hasRunningCommands }
         }
@@ -89,6 +107,7 @@ extension Server {
         } catch {
             throw .session(session, error)
         }
+        store?.sessionChanged(session)
         // The revision this write produced: collect now so the response can name it.
         sendChanges()
         return ["revision": .int(session.revision)]

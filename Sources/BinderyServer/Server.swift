@@ -18,6 +18,8 @@ public final class Server {
     let dependencies: Dependencies
     let table: SessionTable
     let connection: any Connection
+    /// `--state DIR`: where keyed sessions are kept across restarts.
+    let store: SessionStore?
 
     var isShutDown = false
     /// Async invokes still running, by request id, for `$/cancelRequest`.
@@ -47,10 +49,19 @@ public final class Server {
         self.dependencies = options.isDeterministic ? .deterministic(seed: options.seed) : .live()
         self.table = SessionTable(registry: registry, dependencies: dependencies)
         self.connection = connection
+        self.store = options.stateDirectory.flatMap { directory in
+            do {
+                return try SessionStore(directory: directory)
+            } catch {
+                StandardStreams.log("\(serverInfo.name): error: --state: \(error); sessions will not be kept")
+                return nil
+            }
+        }
     }
 
     /// Starts handling what the connection delivers.
     public func start() {
+        if let store { table.onSessionChanged = { [weak store] session in store?.sessionChanged(session) } }
         // Weak: a server run in-process may be gone while a task it started still runs.
         table.onDeferredChanges = { [weak self] in
             self?.sendChanges()
@@ -264,6 +275,7 @@ public final class Server {
     private func close() {
         guard !isClosed else { return }
         sendChanges()
+        store?.flush()
         connection.flush()
         isClosed = true
         connection.close(exitCode: exitCode)

@@ -2,6 +2,8 @@
 public struct ServerOptions: Sendable, Equatable {
     /// `--record FILE`: write the whole exchange there as JSON lines (see ``Recorder``).
     public var recordPath: String?
+    /// `--state DIR`: keep keyed sessions in DIR across restarts (see ``SessionStore``).
+    public var stateDirectory: String?
     /// `--deterministic`: a virtual clock moved by `clock/advance`, seeded randomness, sequential ids.
     public var isDeterministic = false
     /// `--seed N`: the seed of the random source under `--deterministic` (default 1).
@@ -52,6 +54,9 @@ public struct ServerOptions: Sendable, Equatable {
             case "--record":
                 guard let path = rest.popFirst() else { throw UsageError("--record needs a file path") }
                 options.recordPath = path
+            case "--state":
+                guard let directory = rest.popFirst() else { throw UsageError("--state needs a directory") }
+                options.stateDirectory = directory
             case "--deterministic":
                 options.isDeterministic = true
             case "--max-message-size", "--max-depth", "--max-sessions", "--max-in-flight":
@@ -86,13 +91,15 @@ public struct ServerOptions: Sendable, Equatable {
 
     public static func usage(name: String) -> String {
         """
-        usage: \(name) [--record FILE] [--deterministic [--seed N]] [--max-... N]
+        usage: \(name) [--record FILE] [--state DIR] [--deterministic [--seed N]] [--max-... N]
 
         Serves one client over JSON-RPC 2.0 on stdin/stdout: LSP framing (Content-Length headers)
         or newline-delimited JSON, detected from the first byte. Logs go to stderr.
 
         options:
           --record FILE   write every message in and out to FILE as JSON lines (a transcript)
+          --state DIR     keep keyed sessions in DIR, so that reopening a key after a restart
+                          finds its fields (written 250 ms after each change and at exit)
           --deterministic use a virtual clock that moves only on clock/advance, seeded
                           randomness and sequential ids, so that runs repeat exactly
           --seed N        the random seed under --deterministic (default 1)

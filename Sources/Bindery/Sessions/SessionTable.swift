@@ -11,6 +11,9 @@ public final class SessionTable {
     public let dependencies: Dependencies
     /// Called, on the main actor, after changes happened outside a turn.
     public var onDeferredChanges: (@MainActor () -> Void)?
+    /// Called for every session whose model may have changed (it was collected, or written), so that
+    /// a host can keep it (`--state`).
+    public var onSessionChanged: (@MainActor (Session) -> Void)?
     /// True while the host is in a turn and will collect changes itself at its end.
     public var isInTurn = false
 
@@ -97,6 +100,7 @@ public final class SessionTable {
         let splicer = splicesEnabled ? ListSplicer() : nil
         ArrayConversions.$current.withValue(pending.count > 1 ? ArrayConversions() : nil) {
             for session in pending {
+                onSessionChanged?(session)
                 let cause = session.pendingCause
                 if let found = session.collectChanges(splicer: splicer) {
                     result.append((session, cause, found.changes, found.splices))
