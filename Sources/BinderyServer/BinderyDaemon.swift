@@ -62,10 +62,11 @@ public enum BinderyDaemon {
             }
         }
         let server = Server(registry: registry, options: options, serverInfo: (name, version), connection: connection)
-        server.start()
+        // Signals first, before any thread of ours exists to receive one.
         let signals = TerminationSignals { signalName in
             Task { @MainActor in server.terminate(signal: signalName) }
         }
+        server.start()
         withExtendedLifetime((server, signals)) { dispatchMain() }
     }
 }
@@ -74,32 +75,55 @@ public enum BinderyDaemon {
 /// does not read still obeys them: the server is asked to finish, and whatever happens on the main
 /// actor, the process ends with code 0 within two seconds of the first signal (1.9 s, leaving room
 /// for the signal's delivery and the exit itself).
-final class TerminationSignals {
-    private let sources: [any DispatchSourceSignal]
-    /// How long after the first signal the process ends, whatever it is doing.
-    static let deadline = DispatchTimeInterval.milliseconds(1900)
+///
+/// A plain handler and a pipe (the self-pipe trick), not a dispatch source: on Linux a signal may be
+/// delivered to any thread that does not block it — after `dispatchMain()` the main thread waits in
+/// `sigsuspend` with nothing blocked — and a dispatch source's "ignore" disposition then drops it.
+/// The handler only writes the signal's number to the pipe; a thread of its own reads it.
+final class TerminationSignals: Sendable {
+    nonisolated(unsafe) private static var pipeWriteEnd: Int32 = -1
 
     init(onSignal: @escaping @Sendable (String) -> Void) {
-        let queue = DispatchQueue(label: "bindery.signals")
-        sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            let name = number == SIGTERM ? "SIGTERM" : "SIGINT"
-            var isFirst = true
-            source.setEventHandler {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return }
+        Self.pipeWriteEnd = ends[1]
+        let readEnd = ends[0]
+        for number in [SIGTERM, SIGINT] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
+                _ = write(TerminationSignals.pipeWriteEnd, &byte, 1)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(number, &action, nil)
+        }
+        startSignalThread(readEnd: readEnd, onSignal: onSignal)
+    }
+
+    private func startSignalThread(readEnd: Int32, onSignal: @escaping @Sendable (String) -> Void) {
+        startThread {
+            var first = true
+            while true {
+                var byte: UInt8 = 0
+                let count = read(readEnd, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1 else { return }
+                let name = Int32(byte) == SIGTERM ? "SIGTERM" : "SIGINT"
                 onSignal(name)
-                guard isFirst else { return }
-                isFirst = false
-                queue.asyncAfter(deadline: .now() + Self.deadline) {
+                guard first else { continue }
+                first = false
+                startThread {
                     // The main actor did not finish in time (most likely blocked writing to a client
                     // that stopped reading): end here. `_exit`, not `exit`: the main thread may hold
                     // stdio locks that `exit` would wait for.
+                    var pause = timespec(tv_sec: 1, tv_nsec: 900_000_000)
+                    var left = timespec()
+                    while nanosleep(&pause, &left) != 0, errno == EINTR { pause = left }
                     StandardStreams.log("bindery: info: \(name): still busy after 1.9 s; exiting now")
                     _exit(0)
                 }
             }
-            source.resume()
-            return source
         }
     }
 }
