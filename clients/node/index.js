@@ -1,6 +1,7 @@
 // bindery-client: the Node.js client of binderyd. Everything public is exported from here.
 export { Client, VERSION, PROTOCOL_VERSION } from './lib/client.js';
 export { Session } from './lib/session.js';
+export { TypedSession } from './lib/typed.js';
 export { Connection } from './lib/connection.js';
 export { FrameDecoder, FramingError, Framing, encodeFrame } from './lib/framing.js';
 export { findDaemon, repositoryBuildDirs } from './lib/discovery.js';
@@ -9,6 +10,6 @@ export {
   BinderyError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError, NeedsDeterministicModeError,
-  RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
+  SchemaMismatchError, RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
   DaemonNotFoundError, ConnectionClosedError, DaemonExitedError,
 } from './lib/errors.js';

@@ -161,12 +161,13 @@ export class Client extends EventEmitter {
 
   /**
    * Opens a session of `type`. With a `key`, opening it again returns the same session
-   * (`reopened`), with its current state.
+   * (`reopened`), with its current state. `schemaHash` is the type's as a generated client knows
+   * it: when the daemon's differs, the open rejects with SchemaMismatchError.
    * @param {string} type
-   * @param {{ args?: object, observe?: string[], key?: string } & RequestOptions} [options]
+   * @param {{ args?: object, observe?: string[], key?: string, schemaHash?: string } & RequestOptions} [options]
    * @returns {Promise<Session>}
    */
-  async open(type, { args, observe, key, ...options } = {}) {
+  async open(type, { args, observe, key, schemaHash, ...options } = {}) {
     if (this.#schemas.size === 0) {
       this.#initializing ??= this.initialize().finally(() => { this.#initializing = null; });
       await this.#initializing;
@@ -182,6 +183,7 @@ export class Client extends EventEmitter {
     if (args !== undefined) params.args = args;
     if (observe !== undefined) params.observe = observe;
     if (key !== undefined) params.key = key;
+    if (schemaHash !== undefined) params.schemaHash = schemaHash;
     let session;
     // Registered as the response is read, so a didChange right behind it finds the session.
     await this.request('session/open', params, {

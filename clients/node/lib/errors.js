@@ -18,6 +18,7 @@ export const ErrorCodes = Object.freeze({
   CommandFailed: -32017,
   OpenFailed: -32018,
   NeedsDeterministicMode: -32019,
+  SchemaMismatch: -32021,
   RequestCancelled: -32800,
 });
 
@@ -120,6 +121,24 @@ export class NeedsDeterministicModeError extends BinderyError {
   static code = ErrorCodes.NeedsDeterministicMode;
 }
 
+/**
+ * `session/open` with a `schemaHash` that is not the type's: the typed client was generated from
+ * another version of the view model. `data` is `{type, schemaHash, expected}`; the message says to
+ * regenerate.
+ */
+export class SchemaMismatchError extends BinderyError {
+  static code = ErrorCodes.SchemaMismatch;
+
+  constructor(message, options = {}) {
+    const { data } = options;
+    if (typeof data?.type === 'string') {
+      message = `the daemon's \`${data.type}\` differs from the generated client (the daemon's schemaHash is `
+        + `${data.schemaHash}, the client's ${data.expected}); regenerate with clients/codegen/bindery-codegen`;
+    }
+    super(message, options);
+  }
+}
+
 /** The request was cancelled: by `$/cancelRequest`, or because its session closed. */
 export class RequestCancelledError extends BinderyError {
   static code = ErrorCodes.RequestCancelled;
@@ -181,7 +200,7 @@ const byCode = new Map([
   ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError,
-  NeedsDeterministicModeError, RequestCancelledError,
+  NeedsDeterministicModeError, SchemaMismatchError, RequestCancelledError,
 ].map((Class) => [Class.code, Class]));
 
 /**

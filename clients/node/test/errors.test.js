@@ -11,7 +11,7 @@ test('ErrorCodes and one class per code, found by errorFromResponse', () => {
     ParseError: -32700, InvalidRequest: -32600, MethodNotFound: -32601, InvalidParams: -32602, InternalError: -32603,
     UnknownType: -32010, UnknownSession: -32011, UnknownField: -32012, ReadOnlyField: -32013, WrongValueType: -32014,
     UnknownCommand: -32015, CommandDisabled: -32016, CommandFailed: -32017, OpenFailed: -32018,
-    NeedsDeterministicMode: -32019, RequestCancelled: -32800,
+    NeedsDeterministicMode: -32019, SchemaMismatch: -32021, RequestCancelled: -32800,
   });
   const classNames = {
     ParseError: 'ParseError', InvalidRequest: 'InvalidRequestError', MethodNotFound: 'MethodNotFoundError',
@@ -29,6 +29,10 @@ test('ErrorCodes and one class per code, found by errorFromResponse', () => {
     assert.equal(error.method, 'some/method');
     assert.equal(error.local, false);
   }
+  const mismatch = errorFromResponse({ code: -32021, message: 'Schema mismatch: ...',
+    data: { type: 'email', schemaHash: 'cfb889dd8d9bfc95', expected: '0' } }, 'session/open');
+  assert.equal(mismatch.message, "the daemon's `email` differs from the generated client (the daemon's schemaHash is "
+    + "cfb889dd8d9bfc95, the client's 0); regenerate with clients/codegen/bindery-codegen");
   const unknown = errorFromResponse({ code: -32099, message: 'other' });
   assert.equal(unknown.constructor, BinderyError);
   assert.equal(unknown.code, -32099);

@@ -167,9 +167,9 @@ class AsyncClient(Hub[AsyncSession]):
 
     async def open(self, type: str, args: Optional[Dict[str, Any]] = None,
                    observe: Optional[Sequence[str]] = None, key: Optional[str] = None,
-                   timeout: Optional[float] = None) -> AsyncSession:
+                   timeout: Optional[float] = None, *, schema_hash: Optional[str] = None) -> AsyncSession:
         """Opens a session (session/open). See Client.open."""
-        return await self._run(self._open_flow(type, args, observe, key, timeout))
+        return await self._run(self._open_flow(type, args, observe, key, timeout, schema_hash))
 
     async def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe)."""

@@ -41,13 +41,16 @@ class Client(Hub[Session]):
     # Sessions.
 
     def open(self, type: str, args: Optional[Dict[str, Any]] = None, observe: Optional[Sequence[str]] = None,
-             key: Optional[str] = None, timeout: Optional[float] = None) -> Session:
+             key: Optional[str] = None, timeout: Optional[float] = None, *,
+             schema_hash: Optional[str] = None) -> Session:
         """Opens a session of a view model ``type`` (session/open).
 
         ``args`` go to the type's constructor, ``observe`` limits the members pushed, ``key``
         names a session to share: opening a key that is open returns the same session.
+        ``schema_hash`` is the type's schemaHash as a generated client knows it: when the daemon's
+        differs, the open fails with SchemaMismatch (see bindery.typed).
         """
-        return self._run(self._open_flow(type, args, observe, key, timeout))
+        return self._run(self._open_flow(type, args, observe, key, timeout, schema_hash))
 
     def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe): of every type, or only ``type``."""

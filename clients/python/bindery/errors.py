@@ -8,7 +8,7 @@ __all__ = [
     "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
-    "RequestCancelled",
+    "SchemaMismatch", "RequestCancelled",
     "DaemonNotFound", "DaemonExited", "ClientClosed", "RequestTimeout", "WaitTimeout", "FramingError",
     "error_from_json", "ERROR_CLASSES",
 ]
@@ -78,7 +78,7 @@ class InternalError(BinderyError):
     code_value = -32603
 
 
-# Bindery's codes (-32010..-32019) and LSP's RequestCancelled.
+# Bindery's codes (-32010..-32021) and LSP's RequestCancelled.
 
 class UnknownType(BinderyError):
     """session/open or viewModels/describe with an unregistered type."""
@@ -140,6 +140,21 @@ class NeedsDeterministicMode(BinderyError):
     code_value = -32019
 
 
+class SchemaMismatch(BinderyError):
+    """session/open with a schemaHash that is not the type's: the typed client was generated from
+    another version of the view model. ``data`` is ``{type, schemaHash, expected}``; the message
+    says to regenerate the client."""
+
+    code_value = -32021
+
+    def __init__(self, code: int, message: str, data: Any = None, *, local: bool = False) -> None:
+        if isinstance(data, dict) and isinstance(data.get("type"), str):
+            message = ("the daemon's `%s` differs from the generated client (the daemon's schemaHash is %s, the "
+                       "client's %s); regenerate with clients/codegen/bindery-codegen"
+                       % (data["type"], data.get("schemaHash"), data.get("expected")))
+        super().__init__(code, message, data, local=local)
+
+
 class RequestCancelled(BinderyError):
     """$/cancelRequest, or the session closed, while the command ran."""
 
@@ -151,7 +166,7 @@ ERROR_CLASSES: Dict[int, Type[BinderyError]] = {
     for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError,
                 UnknownType, UnknownSession, UnknownField, ReadOnlyField, WrongValueType,
                 UnknownCommand, CommandDisabled, CommandFailed, OpenFailed, NeedsDeterministicMode,
-                RequestCancelled)
+                SchemaMismatch, RequestCancelled)
 }
 
 

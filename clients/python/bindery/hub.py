@@ -129,8 +129,8 @@ class Hub(Generic[S]):
             raise
 
     def _open_flow(self, type_name: str, args: Optional[Dict[str, Any]], observe: Optional[Sequence[str]],
-                   key: Optional[str], timeout: Optional[float]) -> Flow[S]:
-        params = self._open_params(type_name, args, observe, key)
+                   key: Optional[str], timeout: Optional[float], schema_hash: Optional[str] = None) -> Flow[S]:
+        params = self._open_params(type_name, args, observe, key, schema_hash)
         opened: List[S] = []
 
         def adopt(result: Any, pending: Pending) -> None:  # on the reader, before any didChange for it
@@ -184,7 +184,7 @@ class Hub(Generic[S]):
     # Building requests.
 
     def _open_params(self, type_name: str, args: Optional[Dict[str, Any]], observe: Optional[Sequence[str]],
-                     key: Optional[str]) -> Dict[str, Any]:
+                     key: Optional[str], schema_hash: Optional[str] = None) -> Dict[str, Any]:
         params: Dict[str, Any] = {"type": type_name}
         if args is not None:
             params["args"] = args
@@ -196,6 +196,8 @@ class Hub(Generic[S]):
             params["observe"] = observe
         if key is not None:
             params["key"] = key
+        if schema_hash is not None:
+            params["schemaHash"] = schema_hash
         return params
 
     # Reader hooks.

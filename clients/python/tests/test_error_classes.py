@@ -10,7 +10,8 @@ DOCUMENTED = {
     -32700: "ParseError", -32600: "InvalidRequest", -32601: "MethodNotFound", -32602: "InvalidParams",
     -32603: "InternalError", -32010: "UnknownType", -32011: "UnknownSession", -32012: "UnknownField",
     -32013: "ReadOnlyField", -32014: "WrongValueType", -32015: "UnknownCommand", -32016: "CommandDisabled",
-    -32017: "CommandFailed", -32018: "OpenFailed", -32019: "NeedsDeterministicMode", -32800: "RequestCancelled",
+    -32017: "CommandFailed", -32018: "OpenFailed", -32019: "NeedsDeterministicMode", -32021: "SchemaMismatch",
+    -32800: "RequestCancelled",
 }
 
 
@@ -27,6 +28,14 @@ def test_each_documented_code_has_its_class(code: int, name: str) -> None:
 
 def test_all_classes_are_covered() -> None:
     assert set(ERROR_CLASSES) == set(DOCUMENTED)
+
+
+def test_schema_mismatch_says_to_regenerate() -> None:
+    error = error_from_json({"code": -32021, "message": "Schema mismatch: ...",
+                             "data": {"type": "email", "schemaHash": "cfb889dd8d9bfc95", "expected": "0"}})
+    assert type(error) is bindery.SchemaMismatch and error.data["expected"] == "0"
+    assert error.message == ("the daemon's `email` differs from the generated client (the daemon's schemaHash is "
+                             "cfb889dd8d9bfc95, the client's 0); regenerate with clients/codegen/bindery-codegen")
 
 
 def test_an_unknown_code_is_a_plain_bindery_error() -> None:

@@ -1,0 +1,95 @@
+// The generated typings (seeds.d.ts, on index.d.ts) under `tsc --strict`: a script using every seed
+// type must compile, and one with wrong names and wrong value types must fail with exactly the
+// errors it marks. tsc comes from PATH (Debian: apt-get install node-typescript).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { PACKAGE_DIR, REPO_ROOT } from '../test-support/daemon.js';
+
+const run = promisify(execFile);
+const DIR = path.join(PACKAGE_DIR, 'test', 'typecheck');
+// node-shim.d.ts stands in for @types/node, which neither Debian nor a registry-less machine has.
+const TSC_ARGS = ['--strict', '--noEmit', '--pretty', 'false', '--module', 'node16', '--moduleResolution', 'node16',
+  '--target', 'es2022', '--lib', 'es2022,dom', 'node-shim.d.ts'];
+
+async function findTsc() {
+  try {
+    await run('tsc', ['--version']);
+    return 'tsc';
+  } catch {
+    return null;
+  }
+}
+
+const tsc = await findTsc();
+const skip = tsc ? false : 'tsc is not on PATH (Debian: apt-get install node-typescript); the typings are not checked';
+
+/** tsc's errors as "line TSxxxx" strings, in order. */
+async function compile(file, cwd = DIR) {
+  try {
+    await run(tsc, [...TSC_ARGS.map((arg) => (arg.endsWith('.d.ts') ? path.join(DIR, arg) : arg)), file],
+      { cwd, timeout: 120000 });
+    return { code: 0, errors: [], output: '' };
+  } catch (failure) {
+    if (typeof failure.code !== 'number') throw failure;
+    const output = `${failure.stdout}${failure.stderr}`;
+    const errors = [...output.matchAll(/^(.+?)\((\d+),\d+\): error (TS\d+):/gm)]
+      .map(([, where, line, code]) => `${path.basename(where)}:${line} ${code}`);
+    return { code: failure.code, errors, output };
+  }
+}
+
+test('tsc --strict accepts a script using every generated seed class', { skip }, async () => {
+  const { code, output } = await compile('uses-seeds.ts');
+  assert.equal(code, 0, `tsc rejected uses-seeds.ts:\n${output}`);
+});
+
+test('tsc --strict rejects wrong field names and wrong value types, with the marked errors', { skip }, async () => {
+  const source = readFileSync(path.join(DIR, 'misuses-seeds.ts'), 'utf8').split('\n');
+  const expected = source.flatMap((line, index) => [...line.matchAll(/\/\/ error (TS\d+)/g)]
+    .map((match) => `misuses-seeds.ts:${index + 1} ${match[1]}`));
+  assert.ok(expected.length >= 8, 'misuses-seeds.ts marks its errors');
+  const { code, errors, output } = await compile('misuses-seeds.ts');
+  assert.notEqual(code, 0, 'tsc accepted misuses-seeds.ts');
+  assert.deepEqual(errors, expected, `tsc's errors differ from the marked ones:\n${output}`);
+});
+
+test('the generator\'s less common paths give typings tsc accepts and a module Node loads', { skip }, async (t) => {
+  // clients/codegen/testdata/edge-cases.json: keywords and spaces in names, optional members, command
+  // args, nested and nullable arrays, two structs named Line, a command named like a session member.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-codegen-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  await run('python3', [path.join(REPO_ROOT, 'clients', 'codegen', 'bindery-codegen'),
+    '--schema', path.join(REPO_ROOT, 'clients', 'codegen', 'testdata', 'edge-cases.json'),
+    '--node', path.join(dir, 'edge.js'), '--node-import', path.join(PACKAGE_DIR, 'index.js')]);
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(dir, 'use-edge.ts'), [
+    `import { Client } from ${JSON.stringify(path.join(PACKAGE_DIR, 'index.js'))};`,
+    "import { OrderFormSession, OtherSession, type Line, type Line2, type Status } from './edge.js';",
+    'const client = await Client.spawn();',
+    'const form = await OrderFormSession.open(client);',
+    'const lines: Line[] = await form.submit({ dryRun: true });',
+    "const line: Line = { sku: 'x', class: 1, 'unit price': null, status: 'draft' };",
+    "await form.setTags(['a', null]);",
+    'await form.setMatrix([[1, 2], [3]]);',
+    'await form.invokeClose();',
+    'const total: number | null = await form.count(3);',
+    "const status: Status = form.state.status;",
+    "const enabled: boolean = form.state['submit.enabled'];",
+    'const other: Line2 = (await OtherSession.open(client)).state.line;',
+    'console.log(lines, line, total, status, enabled, other.text);',
+    '',
+  ].join('\n'));
+  const { code, output } = await compile('use-edge.ts', dir);
+  assert.equal(code, 0, `tsc rejected the code generated from edge-cases.json:\n${output}`);
+  const edge = await import(pathToFileURL(path.join(dir, 'edge.js')).href);
+  assert.deepEqual(Object.keys(edge), ['OrderFormSession', 'OtherSession']);
+  assert.equal(edge.OrderFormSession.type, 'order-form');
+  assert.deepEqual(Object.getOwnPropertyNames(edge.OrderFormSession.prototype),
+    ['constructor', 'setFrom', 'setStatus', 'setLines', 'setTags', 'setMatrix', 'submit', 'invokeClose', 'count']);
+});
