@@ -58,7 +58,7 @@ struct Bench {
             let ms = { (nanos: UInt64) in Double(nanos) / 1e6 }
             progress("   binderyd median \(formatted(ms(result.daemon.median), 2)) ms, rawpipe \(formatted(ms(result.rawpipe.median), 2)) ms; daemon threads on CPUs \(result.daemonAffinity)")
             report.add(Figure(name: "startup_median_ms", label: "start-up median of \(options.startupRuns)", unit: "ms", decimals: 2,
-                              value: ms(result.daemon.median), rawpipe: ms(result.rawpipe.median), target: .below(10),
+                              value: ms(result.daemon.median), rawpipe: ms(result.rawpipe.median), target: .below(3),
                               extra: [("min", formatted(ms(result.daemon.minimum), 2)), ("max", formatted(ms(result.daemon.maximum), 2)),
                                       ("runs", String(options.startupRuns)), ("pinned", pinning.token)]))
             report.notes.append("start-up: daemon threads' Cpus_allowed_list during a run: \(result.daemonAffinity.joined(separator: " / "))")
@@ -80,7 +80,7 @@ struct Bench {
             let us = { (nanos: UInt64) in Double(nanos) / 1e3 }
             let extra = [("requests", String(count)), ("rawpipe_requests", String(2 * count)), ("pinned", pinning.token)]
             report.add(Figure(name: "roundtrip_p50_us", label: "round trip p50", unit: "us", decimals: 1,
-                              value: us(daemon.latencies.median), rawpipe: us(base.latencies.median), target: .ratioAtMost(2), extra: extra))
+                              value: us(daemon.latencies.median), rawpipe: us(base.latencies.median), target: .ratioAtMost(2.5), extra: extra))
             report.add(Figure(name: "roundtrip_p99_us", label: "round trip p99", unit: "us", decimals: 1,
                               value: us(daemon.latencies.percentile(99)), rawpipe: us(base.latencies.percentile(99)),
                               target: .ratioAtMost(4), extra: extra))
@@ -92,10 +92,12 @@ struct Bench {
         scenario(.pipelined) { report throws(BenchError) in
             let count = options.pipelinedRequests
             // rawpipe runs twice before binderyd and once after; its figure is the median of the three.
+            var rawpipeCPU: [Double] = []
             func baseline(_ run: Int) throws(BenchError) -> Double {
                 progress("   rawpipe run \(run) of 3: \(grouped(count)) requests, \(window) in flight")
                 let result = try measurePipelined(path: options.rawpipePath, count: count, window: window, pinning: throughputPinning)
                 progress("   rawpipe: \(formatted(result.requestsPerSecond, 0)) req/s")
+                rawpipeCPU.append(result.cpuMicrosecondsPerRequest)
                 return result.requestsPerSecond
             }
             var rates = [try baseline(1), try baseline(2)]
@@ -105,13 +107,16 @@ struct Bench {
             rates.append(try baseline(3))
             let baseRate = rates.sorted()[1]
             report.add(Figure(name: "pipelined_rps", label: "pipelined, \(window) in flight", unit: "req/s", decimals: 0,
-                              value: daemon.requestsPerSecond, rawpipe: baseRate, target: .ratioAtLeast(0.5),
+                              value: daemon.requestsPerSecond, rawpipe: baseRate, target: .ratioAtLeast(0.25),
                               extra: [("requests", String(count)),
                                       ("rawpipe_runs", rates.map { formatted($0, 0) }.joined(separator: "/")), ("responses_checked", String(daemon.requests)),
                                       ("didchanges_checked", String(daemon.didChanges)), ("order", "ok"),
                                       ("seconds", formatted(Double(daemon.stats.nanoseconds) / 1e9, 2)),
                                       ("reads", String(daemon.stats.readCalls)), ("writes", String(daemon.stats.writeCalls)),
                                       ("pinned", throughputPinning.token)]))
+            report.add(Figure(name: "pipelined_cpu_us_per_request", label: "server CPU per pipelined request", unit: "us", decimals: 2,
+                              value: daemon.cpuMicrosecondsPerRequest, rawpipe: rawpipeCPU.sorted()[1], target: .below(4),
+                              extra: [("requests", String(count)), ("cpu_ms", formatted(Double(daemon.childCPUNanoseconds) / 1e6, 0))]))
             report.notes.append("pipelined: all \(grouped(count)) responses and \(grouped(daemon.didChanges)) didChanges arrived, in order (ids, revisions consecutive, didChange before its response with matching cause), from both programs")
         }
 
@@ -122,12 +127,20 @@ struct Bench {
             report.add(Figure(name: "sessions_open_set_ms", label: "\(grouped(count)) sessions: open + setField each", unit: "ms", decimals: 1,
                               value: Double(result.nanoseconds) / 1e6, extra: [("sessions", String(count))]))
             report.add(Figure(name: "sessions_rss_bytes_per_session", label: "RSS per email session, peak", unit: "bytes", decimals: 0,
-                              value: result.peakBytesPerSession, target: .below(2048),
+                              value: result.peakBytesPerSession, target: .below(1000),
                               extra: [("rss_after_initialize_kb", String(result.rssAfterInitialize / 1024)),
                                       ("vmhwm_kb", String(result.peakRSS / 1024)), ("sessions", String(count))]))
             report.add(Figure(name: "sessions_rss_end_bytes_per_session", label: "RSS per email session, at end", unit: "bytes", decimals: 0,
                               value: result.endBytesPerSession, extra: [("vmrss_kb", String(result.rssAtEnd / 1024))]))
             report.notes.append("sessions: RSS after initialize \(grouped(result.rssAfterInitialize / 1024)) kB, peak (VmHWM) \(grouped(result.peakRSS / 1024)) kB, at end (VmRSS) \(grouped(result.rssAtEnd / 1024)) kB")
+            guard !options.quick else { return }
+            let large = 100_000
+            progress("   binderyd: \(grouped(large)) email sessions, open + setField each")
+            let big = try measureSessions(path: options.daemonPath, count: large, window: window, pinning: throughputPinning)
+            report.add(Figure(name: "sessions_100k_open_rate", label: "\(grouped(large)) sessions: opened (+ setField) per second", unit: "1/s", decimals: 0,
+                              value: Double(large) / (Double(big.nanoseconds) / 1e9), extra: [("sessions", String(large))]))
+            report.add(Figure(name: "sessions_100k_bytes_per_session", label: "\(grouped(large)) sessions: RSS per session, peak", unit: "bytes", decimals: 0,
+                              value: big.peakBytesPerSession, extra: [("vmhwm_kb", String(big.peakRSS / 1024)), ("sessions", String(large))]))
         }
 
         scenario(.fanout) { report throws(BenchError) in
@@ -136,9 +149,57 @@ struct Bench {
             let result = try measureFanOut(path: options.daemonPath, sessions: options.fanoutSessions, runs: runs, window: window, pinning: throughputPinning)
             let ms = { (nanos: UInt64) in Double(nanos) / 1e6 }
             report.add(Figure(name: "fanout_ms", label: "fan-out of one save to \(grouped(result.sessions)) sessions, median of \(runs)", unit: "ms", decimals: 2,
-                              value: ms(result.times.median), target: .below(20),
+                              value: ms(result.times.median), target: .below(5),
                               extra: [("min", formatted(ms(result.times.minimum), 2)), ("max", formatted(ms(result.times.maximum), 2)),
                                       ("sessions", String(result.sessions)), ("runs", String(runs))]))
+        }
+
+        scenario(.splices) { report throws(BenchError) in
+            let lists = options.spliceLists
+            var withSplices: [SplicesResult] = []
+            var rows: [[String]] = []
+            for movies in options.spliceStoreSizes {
+                for splices in [true, false] {
+                    let saves = options.spliceSaveCount(movies: movies, splices: splices)
+                    progress("   binderyd: \(grouped(movies)) movies, \(lists) movieLists, \(splices ? "with" : "without") splices, \(saves) saves a daemon")
+                    let result = try measureSplices(path: options.daemonPath, movies: movies, lists: lists, splices: splices,
+                                                    saves: saves, minimumCPU: options.spliceMinimumCPU,
+                                                    maxDaemons: options.spliceMaxDaemons, window: window, pinning: throughputPinning)
+                    progress("   \(grouped(Int(result.bytesPerSave.rounded()))) bytes and \(formatted(result.cpuMillisecondsPerSave, 2)) ms CPU per save (\(result.saves) saves on \(result.daemons) daemon(s)); the first save after the opens: \(formatted(result.firstCPUMilliseconds, 1)) ms")
+                    if splices { withSplices.append(result) }
+                    let name = "splices_\(splices ? "" : "whole_")"
+                    let extra = [("movies", String(movies)), ("lists", String(lists)), ("saves", String(result.saves)),
+                                 ("daemons", String(result.daemons)), ("cpu_ms_total", formatted(Double(result.cpu) / 1e6, 0)),
+                                 ("first_save_bytes", formatted(result.firstBytesPerSave, 0)),
+                                 ("first_save_cpu_ms", formatted(result.firstCPUMilliseconds, 1)),
+                                 ("wall_ms_per_save", formatted(result.wallMillisecondsPerSave, 2))]
+                    report.add(Figure(name: "\(name)bytes_per_save_n\(movies)", label: "", unit: "bytes", decimals: 0,
+                                      value: result.bytesPerSave, extra: extra, inTable: false))
+                    report.add(Figure(name: "\(name)cpu_ms_per_save_n\(movies)", label: "", unit: "ms", decimals: 2,
+                                      value: result.cpuMillisecondsPerSave, extra: extra, inTable: false))
+                    rows.append([grouped(movies), splices ? "with" : "without", grouped(result.saves), grouped(Int(result.bytesPerSave.rounded())),
+                                 formatted(result.cpuMillisecondsPerSave, 2), formatted(result.wallMillisecondsPerSave, 2),
+                                 grouped(Int(result.firstBytesPerSave.rounded())), formatted(result.firstCPUMilliseconds, 1)])
+                }
+            }
+            report.tables.append((title: "splices: one save with \(lists) movieLists open (per save, mean of the saves after the first; first save after the opens on its own)",
+                                  header: ["movies", "splices", "saves", "bytes", "CPU ms", "wall ms", "first: bytes", "first: CPU ms"],
+                                  rows: rows))
+            // The curve's ends: bytes must not grow with N, and CPU must grow far less than N does.
+            guard let small = withSplices.first, let large = withSplices.last, large.movies > small.movies else { return }
+            // The targets are the issue's, for 1,000 to 100,000 movies: over a shorter span (--quick
+            // stops at 10,000) meeting them would mean little, so the ratios are printed without.
+            let issueSpan = small.movies == 1_000 && large.movies == 100_000
+            let ends = [("from_movies", String(small.movies)), ("to_movies", String(large.movies))]
+            report.add(Figure(name: "splices_bytes_flatness", label: "splices: bytes per save, \(grouped(large.movies)) / \(grouped(small.movies)) movies",
+                              unit: "x", decimals: 3, value: large.bytesPerSave / small.bytesPerSave,
+                              target: issueSpan ? .atMost(1.10) : nil, extra: ends))
+            report.add(Figure(name: "splices_cpu_ratio", label: "splices: CPU per save, \(grouped(large.movies)) / \(grouped(small.movies)) movies",
+                              unit: "x", decimals: 2, value: large.cpuMillisecondsPerSave / small.cpuMillisecondsPerSave,
+                              target: issueSpan ? .atMost(10) : nil, extra: ends))
+            if !issueSpan {
+                report.notes.append("splices: the targets (bytes <= 1.10x, CPU <= 10x) are for 1,000 to 100,000 movies; this run spans \(grouped(small.movies)) to \(grouped(large.movies)), so they are not judged")
+            }
         }
 
         report.printAll()

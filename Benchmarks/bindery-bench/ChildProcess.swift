@@ -79,6 +79,17 @@ final class ChildProcess {
         }
     }
 
+    /// The CPU time the child has used so far, user and system, in nanoseconds (from /proc/PID/stat,
+    /// in clock ticks: 10 ms each here, so measure over many requests).
+    func cpuNanoseconds() -> UInt64? {
+        guard let text = readTextFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        // After the command name in parentheses: state is field 3, utime 14, stime 15.
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else { return nil }
+        let ticks = UInt64(sysconf(Int32(_SC_CLK_TCK)))
+        return (user + system) * 1_000_000_000 / max(ticks, 1)
+    }
+
     /// A `kB` line of /proc/PID/status (VmRSS, VmHWM, ...), in bytes.
     func statusBytes(_ field: String) -> Int? {
         guard let line = statusLine(field) else { return nil }

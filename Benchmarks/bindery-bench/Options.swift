@@ -10,6 +10,7 @@ enum Scenario: String, CaseIterable {
     case pipelined   // 64 setFields in flight
     case sessions    // 10,000 email sessions: time and RSS per session
     case fanout      // one addMovie save pushed to 1,000 movieList sessions
+    case splices     // bytes and CPU per save to 100 movieLists over 1,000 to 100,000 movies
 }
 
 /// The command line of `bindery-bench`.
@@ -32,6 +33,9 @@ struct Options {
     var sessionCount = 10_000
     var fanoutSessions = 1_000
     var fanoutRuns: Int?
+    var spliceMovies: [Int]?
+    var spliceLists = 100
+    var spliceSaves: Int?
     /// Seconds any one scenario may take before the bench gives up (a hung daemon).
     var watchdogSeconds: UInt32 = 3600
 
@@ -39,12 +43,28 @@ struct Options {
     var roundTripCount: Int { roundTrips ?? (quick ? 5_000 : 20_000) }
     var roundTripWarmup: Int { quick ? 500 : 2_000 }
     var fanoutRepetitions: Int { fanoutRuns ?? (quick ? 3 : 7) }
+    var spliceStoreSizes: [Int] { spliceMovies ?? (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000]) }
+
+    /// Saves measured per daemon. Without splices each save writes the whole list to every list,
+    /// so fewer saves there: about 2 GB a daemon at most, and at least 2.
+    func spliceSaveCount(movies: Int, splices: Bool) -> Int {
+        let saves = spliceSaves ?? (quick ? 10 : 20)
+        guard !splices, spliceSaves == nil else { return saves }
+        let bytesPerSave = movieJSON(id: movies).utf8.count * movies * spliceLists
+        return min(saves, max(2, 2_000_000_000 / max(bytesPerSave, 1)))
+    }
+
+    /// The CPU time the measured saves of one configuration must add up to (more fresh daemons
+    /// until they do), so that 10 ms ticks are a small error; and the most daemons to that end.
+    var spliceMinimumCPU: UInt64 { quick ? 100_000_000 : 300_000_000 }
+    var spliceMaxDaemons: Int { quick ? 4 : 10 }
 
     static let usage = """
         usage: bindery-bench [options]
 
         Spawns the release binderyd (and the rawpipe baseline) as child processes over pipes and
-        measures round-trip latency, pipelined throughput, start-up, per-session memory and fan-out.
+        measures round-trip latency, pipelined throughput, start-up, per-session memory, fan-out and
+        the bytes and CPU of a save with and without list splices.
         Prints a table and one machine-readable `BENCH name=... value=...` line per figure.
 
         options:
@@ -63,6 +83,11 @@ struct Options {
           --sessions N       email sessions of the sessions scenario (default 10,000)
           --fanout-sessions N  movieList sessions of the fan-out scenario (default 1,000)
           --fanout-runs N    fan-outs, each on a fresh daemon (default 7; 3 with --quick)
+          --splice-movies N[,N]  store sizes of the splices scenario (default 1000,10000,100000;
+                             1000,10000 with --quick)
+          --splice-lists N   movieLists open in the splices scenario (default 100)
+          --splice-saves N   measured saves per daemon there (default 20, 10 with --quick; without
+                             splices at most about 2 GB of output a daemon)
           --watchdog SECONDS give up on a scenario after this long (default 3600)
           -h, --help         print this help
         """
@@ -113,6 +138,17 @@ struct Options {
             case "--sessions": options.sessionCount = try count(argument)
             case "--fanout-sessions": options.fanoutSessions = try count(argument)
             case "--fanout-runs": options.fanoutRuns = try count(argument)
+            case "--splice-movies":
+                var sizes: [Int] = []
+                for text in try value(argument).split(separator: ",") {
+                    guard let size = Int(text.filter { $0 != "_" }), size >= 1 else {
+                        throw BenchError("--splice-movies needs integers >= 1, not \"\(text)\"")
+                    }
+                    sizes.append(size)
+                }
+                options.spliceMovies = sizes
+            case "--splice-lists": options.spliceLists = try count(argument)
+            case "--splice-saves": options.spliceSaves = try count(argument)
             case "--watchdog": options.watchdogSeconds = UInt32(try count(argument))
             default: throw BenchError("unknown argument \"\(argument)\" (see --help)")
             }

@@ -7,12 +7,14 @@ enum Target {
     case ratioAtMost(Double)
     case ratioAtLeast(Double)
     case below(Double)
+    case atMost(Double)
 
     func isMet(value: Double, ratio: Double?) -> Bool? {
         switch self {
         case .ratioAtMost(let limit): ratio.map { $0 <= limit }
         case .ratioAtLeast(let limit): ratio.map { $0 >= limit }
         case .below(let limit): value < limit
+        case .atMost(let limit): value <= limit
         }
     }
 
@@ -21,6 +23,7 @@ enum Target {
         case .ratioAtMost(let limit): "<= \(formatted(limit, 0))x rawpipe"
         case .ratioAtLeast(let limit): ">= \(formatted(limit * 100, 0))% of rawpipe"
         case .below(let limit): "< \(formatted(limit, 0)) \(unit)"
+        case .atMost(let limit): "<= \(formatted(limit, 2))"
         }
     }
 
@@ -30,6 +33,7 @@ enum Target {
         case .ratioAtMost(let limit): "ratio<=\(formatted(limit, 2))"
         case .ratioAtLeast(let limit): "ratio>=\(formatted(limit, 2))"
         case .below(let limit): "value<\(formatted(limit, 2))"
+        case .atMost(let limit): "value<=\(formatted(limit, 2))"
         }
     }
 }
@@ -56,6 +60,8 @@ struct Report {
     var figures: [Figure] = []
     var notes: [String] = []
     var failures: [String] = []
+    /// Tables of their own, printed after the figures' table (a scenario's curve, say).
+    var tables: [(title: String, header: [String], rows: [[String]])] = []
 
     mutating func add(_ figure: Figure) { figures.append(figure) }
 
@@ -70,7 +76,6 @@ struct Report {
     }
 
     func printTable() {
-        let header = ["figure", "binderyd", "rawpipe", "ratio", "target", "met"]
         var rows: [[String]] = []
         for figure in figures where figure.inTable {
             rows.append([
@@ -82,20 +87,35 @@ struct Report {
                 figure.met.map { $0 ? "met" : "NOT MET" } ?? "",
             ])
         }
+        // Numbers right-aligned.
+        printMarkdownTable(header: ["figure", "binderyd", "rawpipe", "ratio", "target", "met"], rows: rows,
+                           rightAligned: [false, true, true, true, false, false])
+        for note in notes { print(note) }
+        for table in tables {
+            print("")
+            print(table.title)
+            // Columns of numbers right-aligned.
+            let numeric = table.header.indices.map { column in
+                table.rows.allSatisfy { $0[column].allSatisfy { $0.isNumber || $0 == "," || $0 == "." } }
+            }
+            printMarkdownTable(header: table.header, rows: table.rows, rightAligned: numeric)
+        }
+    }
+
+    private func printMarkdownTable(header: [String], rows: [[String]], rightAligned: [Bool]) {
         var widths = header.map(\.count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
                 let pad = String(repeating: " ", count: widths[index] - cell.count)
-                return index == 0 || index >= 4 ? cell + pad : pad + cell   // numbers right-aligned
+                return rightAligned[index] ? pad + cell : cell + pad
             }.joined(separator: " | ")
         }
         print("| " + line(header) + " |")
         print("|" + widths.enumerated().map { index, width in
-            String(repeating: "-", count: width + 1) + (index == 0 || index >= 4 ? "-" : ":")
+            String(repeating: "-", count: width + 1) + (rightAligned[index] ? ":" : "-")
         }.joined(separator: "|") + "|")
         for row in rows { print("| " + line(row) + " |") }
-        for note in notes { print(note) }
     }
 
     func benchLine(_ figure: Figure) -> String {
