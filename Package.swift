@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "rawpipe", path: "Benchmarks/rawpipe"),
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "SeededRandom"]),
-        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels"]),
+        .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels", "SeededRandom"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels"]),
     ],
     swiftLanguageModes: [.v6]

@@ -48,26 +48,3 @@ final class ListSplicer {
         array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
     }
 }
-
-/// Within one collection of changes, converts each Swift array to JSON once, however many sessions
-/// read it: every movie list reads the store's one `[Movie]`, so they share one JSON array (and then
-/// one splice). Only during a collection, when nothing changes between the sessions' reads.
-final class ArrayConversions: @unchecked Sendable {
-    @TaskLocal static var current: ArrayConversions?
-
-    private struct Key: Hashable {
-        let element: ObjectIdentifier, storage: UInt, count: Int
-    }
-
-    /// The converted arrays, with the Swift arrays kept alive so their storage is not reused.
-    private var converted: [Key: (source: Any, json: JSONValue)] = [:]
-
-    func json<Element: BinderyValue>(for array: [Element]) -> JSONValue {
-        let storage = array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
-        let key = Key(element: ObjectIdentifier(Element.self), storage: storage, count: array.count)
-        if let known = converted[key] { return known.json }
-        let json = JSONValue.array(array.map(\.jsonValue))
-        converted[key] = (array, json)
-        return json
-    }
-}

@@ -98,13 +98,11 @@ public final class SessionTable {
         var result: [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] = []
         // Sessions that read the same list in this collection share its conversion and its splice.
         let splicer = splicesEnabled ? ListSplicer() : nil
-        ArrayConversions.$current.withValue(pending.count > 1 ? ArrayConversions() : nil) {
-            for session in pending {
-                onSessionChanged?(session)
-                let cause = session.pendingCause
-                if let found = session.collectChanges(splicer: splicer) {
-                    result.append((session, cause, found.changes, found.splices))
-                }
+        for session in pending {
+            onSessionChanged?(session)
+            let cause = session.pendingCause
+            if let found = session.collectChanges(splicer: splicer) {
+                result.append((session, cause, found.changes, found.splices))
             }
         }
         return result

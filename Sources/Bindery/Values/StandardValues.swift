@@ -90,8 +90,8 @@ extension Optional: BinderyValue where Wrapped: BinderyValue {
 extension Array: BinderyValue where Element: BinderyValue {
     public static var valueType: ValueType { .array(Element.valueType) }
     public var jsonValue: JSONValue {
-        // A long list read by many sessions in one collection is converted once (ListSplicer.swift).
-        if count >= 16, let conversions = ArrayConversions.current { return conversions.json(for: self) }
+        // A long list is converted incrementally, and once for every session that reads it.
+        if count >= ArrayConversions.minimumCount { return ArrayConversions.json(for: self) }
         return .array(map(\.jsonValue))
     }
     public init(jsonValue: JSONValue) throws(ValueError) {

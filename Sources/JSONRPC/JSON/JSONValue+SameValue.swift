@@ -32,11 +32,12 @@ extension JSONValue {
         case (.string(let left), .string(let right)):
             return left.hasSameScalars(as: right)
         case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { $0.isSameValue(as: $1) }
+            // Storage shared (an element converted once and reused) is the same value, at no cost.
+            return left.count == right.count && (sharesStorage(left, right) || zip(left, right).allSatisfy { $0.isSameValue(as: $1) })
         case (.object(let left), .object(let right)):
-            return left.count == right.count && zip(left.members, right.members).allSatisfy {
+            return left.count == right.count && (sharesStorage(left.members, right.members) || zip(left.members, right.members).allSatisfy {
                 $0.key.hasSameScalars(as: $1.key) && $0.value.isSameValue(as: $1.value)
-            }
+            })
         default:
             return false
         }
@@ -75,4 +76,11 @@ extension String {
             }
         }
     }
+}
+
+/// Whether two arrays are views of the same storage (so, of the same elements).
+private func sharesStorage<Element>(_ left: [Element], _ right: [Element]) -> Bool {
+    guard !left.isEmpty else { return false }
+    let leftStart = left.withUnsafeBufferPointer { $0.baseAddress }
+    return right.withUnsafeBufferPointer { $0.baseAddress == leftStart }
 }

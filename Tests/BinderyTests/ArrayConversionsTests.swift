@@ -1,0 +1,49 @@
+import SeededRandom
+import Testing
+@testable import Bindery
+
+/// Long arrays are converted to JSON incrementally, reusing the JSON of unchanged elements — and
+/// still exactly: what comes out is always what a full conversion gives.
+@Suite(.serialized) struct ArrayConversionsTests {
+    struct Row: Codable, BinderyCodable, Equatable {
+        var id: Int
+        var title: String
+    }
+
+    final class Box: Codable, BinderyCodable {
+        var title: String
+        init(_ title: String) { self.title = title }
+    }
+
+    func full<Element: BinderyValue>(_ array: [Element]) -> JSONValue { .array(array.map(\.jsonValue)) }
+
+    @Test func incrementalConversionEqualsAFullOne() {
+        var rows = (0..<200).map { Row(id: $0, title: "movie \($0)") }
+        var random = SplitMix64(seed: 4)
+        for _ in 0..<50 {
+            switch random.next() % 4 {
+            case 0: rows.append(Row(id: rows.count, title: "new"))
+            case 1: rows.insert(Row(id: -1, title: "inserted"), at: Int(random.next() % UInt64(rows.count)))
+            case 2: rows.remove(at: Int(random.next() % UInt64(rows.count)))
+            default: rows[Int(random.next() % UInt64(rows.count))].title = "changed \(random.next() % 10)"
+            }
+            #expect(rows.jsonValue.isSameValue(as: full(rows)))
+        }
+    }
+
+    @Test func aCanonicallyEquivalentChangeIsNotMissed() {
+        var rows = (0..<100).map { Row(id: $0, title: "caf\u{E9}") }
+        _ = rows.jsonValue
+        rows[50].title = "cafe\u{301}"  // == to the old title, but not the same scalars
+        let json = rows.jsonValue
+        #expect(json.isSameValue(as: full(rows)))
+        #expect(json.arrayValue?[50]["title"]?.stringValue?.unicodeScalars.count == 5)
+    }
+
+    @Test func elementsWithReferencesAreConvertedInFull() {
+        let boxes = (0..<100).map { Box("box \($0)") }
+        _ = boxes.jsonValue
+        boxes[7].title = "mutated inside the same reference"
+        #expect(boxes.jsonValue.isSameValue(as: full(boxes)))
+    }
+}
