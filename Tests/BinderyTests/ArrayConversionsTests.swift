@@ -4,7 +4,7 @@ import Testing
 
 /// Long arrays are converted to JSON incrementally, reusing the JSON of unchanged elements — and
 /// still exactly: what comes out is always what a full conversion gives.
-@Suite(.serialized) struct ArrayConversionsTests {
+@MainActor @Suite(.serialized) struct ArrayConversionsTests {
     struct Row: Codable, BinderyCodable, Equatable {
         var id: Int
         var title: String
@@ -38,6 +38,25 @@ import Testing
         let json = rows.jsonValue
         #expect(json.isSameValue(as: full(rows)))
         #expect(json.arrayValue?[50]["title"]?.stringValue?.unicodeScalars.count == 5)
+    }
+
+    struct Padded: Codable, BinderyCodable {
+        var title: String
+        var flag: Bool  // 17 bytes of value in a 24-byte stride: padding that may hold anything
+    }
+
+    @Test func anAppendIsKnownAsOneWithoutComparingTheJSONAgain() {
+        var rows = (0..<100).map { Padded(title: "row \($0)", flag: $0 % 2 == 0) }
+        guard case .array(let before) = rows.jsonValue else { return }
+        rows.append(Padded(title: "new", flag: true))
+        guard case .array(let after) = rows.jsonValue else { return }
+        let ends = ArrayConversions.sharedEnds(from: before, to: after)
+        #expect(ends?.prefix == 100 && ends?.suffix == 0)
+        guard case .splice(100, 0, let insert) = ListSplicer.compute(from: before, to: after) else {
+            Issue.record("expected an append")
+            return
+        }
+        #expect(insert.count == 1)
     }
 
     @Test func elementsWithReferencesAreConvertedInFull() {

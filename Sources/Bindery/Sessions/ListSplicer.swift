@@ -31,6 +31,12 @@ final class ListSplicer {
     }
 
     static func compute(from old: [JSONValue], to new: [JSONValue]) -> Outcome {
+        if let (prefix, suffix) = ArrayConversions.sharedEnds(from: old, to: new) {
+            // `new` was converted from `old` incrementally: the ends it kept are known.
+            if prefix == old.count, prefix == new.count { return .unchanged }
+            guard prefix + suffix > 0 else { return .whole }
+            return .splice(at: prefix, delete: old.count - prefix - suffix, insert: new[prefix..<(new.count - suffix)])
+        }
         var prefix = 0
         let shorter = min(old.count, new.count)
         while prefix < shorter, old[prefix].isSameValue(as: new[prefix]) { prefix += 1 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Converts long Swift arrays to JSON incrementally: the JSON of the last array of each element type
@@ -38,25 +41,75 @@ enum ArrayConversions {
 
     /// `new` as JSON, taking the common prefix and suffix with `old` from `oldJSON`.
     private static func convert<Element: BinderyValue>(_ new: [Element], reusing old: [Element], _ oldJSON: [JSONValue]) -> [JSONValue] {
-        let shorter = min(new.count, old.count)
-        var prefix = 0
-        while prefix < shorter, identical(new[prefix], old[prefix]) { prefix += 1 }
+        // The same array again (every session reading one store's list): nothing to compare.
+        if new.count == old.count, new.withUnsafeBufferPointer({ $0.baseAddress }) == old.withUnsafeBufferPointer({ $0.baseAddress }) {
+            return oldJSON
+        }
+        let (prefix, suffix) = commonEnds(new, old)
         if prefix == new.count, new.count == old.count { return oldJSON }
-        var suffix = 0
-        while suffix < shorter - prefix, identical(new[new.count - 1 - suffix], old[old.count - 1 - suffix]) { suffix += 1 }
         var json: [JSONValue] = []
         json.reserveCapacity(new.count)
         json.append(contentsOf: oldJSON[..<prefix])
         for element in new[prefix..<(new.count - suffix)] { json.append(element.jsonValue) }
         json.append(contentsOf: oldJSON[(old.count - suffix)...])
+        derivations.withLock { $0 = Derivation(old: identity(oldJSON), new: identity(json), prefix: prefix, suffix: suffix) }
         return json
     }
 
-    /// Whether two values have the same bytes (so, for reference-free values, are the same exactly).
-    private static func identical<Element>(_ left: Element, _ right: Element) -> Bool {
-        withUnsafeBytes(of: left) { leftBytes in
-            withUnsafeBytes(of: right) { rightBytes in leftBytes.elementsEqual(rightBytes) }
+    /// How many leading and trailing elements the two arrays have byte for byte in common (the two
+    /// ends not overlapping), compared a block of memory at a time.
+    private static func commonEnds<Element>(_ new: [Element], _ old: [Element]) -> (prefix: Int, suffix: Int) {
+        let stride = MemoryLayout<Element>.stride, size = MemoryLayout<Element>.size
+        return new.withUnsafeBytes { newBytes in
+            old.withUnsafeBytes { oldBytes in
+                let shorter = min(new.count, old.count)
+                // Elements' own bytes only: the padding after each (stride - size) may hold anything.
+                func same(_ newIndex: Int, _ oldIndex: Int, _ count: Int) -> Bool {
+                    let newStart = newBytes.baseAddress! + newIndex * stride, oldStart = oldBytes.baseAddress! + oldIndex * stride
+                    if size == stride { return memcmp(newStart, oldStart, count * stride) == 0 }
+                    for offset in Swift.stride(from: 0, to: count * stride, by: stride)
+                    where memcmp(newStart + offset, oldStart + offset, size) != 0 {
+                        return false
+                    }
+                    return true
+                }
+                var prefix = 0
+                while prefix < shorter {
+                    let block = min(256, shorter - prefix)
+                    if same(prefix, prefix, block) { prefix += block; continue }
+                    while same(prefix, prefix, 1) { prefix += 1 }
+                    break
+                }
+                var suffix = 0
+                while suffix < shorter - prefix {
+                    let block = min(256, shorter - prefix - suffix)
+                    if same(new.count - suffix - block, old.count - suffix - block, block) { suffix += block; continue }
+                    while same(new.count - 1 - suffix, old.count - 1 - suffix, 1) { suffix += 1 }
+                    break
+                }
+                return (prefix, suffix)
+            }
         }
+    }
+
+    /// The last incremental conversion: which JSON array was made from which, keeping what.
+    private struct Derivation: Sendable {
+        let old: ArrayIdentity, new: ArrayIdentity
+        let prefix: Int, suffix: Int
+    }
+
+    private static let derivations = Mutex<Derivation?>(nil)
+
+    /// When `new` was made from `old` by the last incremental conversion: the elements they share at
+    /// each end. Lets a splice of the two be found without comparing them again.
+    static func sharedEnds(from old: [JSONValue], to new: [JSONValue]) -> (prefix: Int, suffix: Int)? {
+        guard let derivation = derivations.withLock({ $0 }), derivation.old == identity(old),
+              derivation.new == identity(new) else { return nil }
+        return (derivation.prefix, derivation.suffix)
+    }
+
+    private static func identity(_ array: [JSONValue]) -> ArrayIdentity {
+        ArrayIdentity(address: array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, count: array.count)
     }
 
     /// Whether values of this type hold no object reference: judged once per type, on a sample.
@@ -76,4 +129,10 @@ enum ArrayConversions {
         }
         return mirror.children.contains { containsReference($0.value) }
     }
+}
+
+/// An array's storage and length: equal for arrays that are the same array.
+struct ArrayIdentity: Hashable, Sendable {
+    let address: UInt
+    let count: Int
 }
