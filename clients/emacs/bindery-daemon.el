@@ -55,6 +55,8 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
             :documentation "The daemon's process.")
    (schemas :initform nil :accessor bindery--conn-schemas
             :documentation "The view model schemas `initialize' returned.")
+   (capabilities :initform nil :accessor bindery--conn-capabilities
+                 :documentation "What the daemon agreed to, a plist like (:splices t).")
    (command :initarg :command :accessor bindery--conn-command
             :documentation "The command line the daemon was started with.")
    (last-id :initform nil :accessor bindery--conn-last-id
@@ -160,8 +162,9 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
                      :initialize
                      (list :processId (emacs-pid)
                            :clientInfo (list :name "bindery.el")
-                           ;; A hash table, since an empty plist is null.
-                           :capabilities (make-hash-table))
+                           ;; A list that gains a movie sends the movie,
+                           ;; not the whole list (see `bindery--splice').
+                           :capabilities (list :splices t))
                      conn)
                   (error
                    (bindery--stop conn)
@@ -173,7 +176,8 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
                          (format "binderyd speaks protocol %S; bindery.el knows 1"
                                  (plist-get init :protocolVersion))))
       (setf (bindery--conn-schemas conn)
-            (append (plist-get init :viewModels) nil)))
+            (append (plist-get init :viewModels) nil))
+      (setf (bindery--conn-capabilities conn) (plist-get init :capabilities)))
     conn))
 
 ;;;###autoload

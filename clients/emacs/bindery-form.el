@@ -8,8 +8,11 @@
 ;; view model's schema: an editable field, checkbox or menu per writable
 ;; field, text per read-only output, a button per command.  What the
 ;; person types is sent with `setField' shortly after they stop; what the
-;; daemon pushes with `didChange' is put in place without moving point.
-;; The buttons of commands are in bindery-command.el.
+;; daemon pushes with `didChange' is put in place without moving point
+;; (a list that gains or loses elements, sent as splices, only gets or
+;; loses their lines).  Undo and redo are the daemon's (`session/undo',
+;; `session/redo'); the buffer keeps no undo list of its own.  The
+;; buttons of commands are in bindery-command.el.
 
 ;;; Code:
 
@@ -72,6 +75,9 @@ at once before a command runs."
 (defvar-local bindery--status nil "Slot under the title for news of the daemon.")
 (defvar-local bindery--dead nil "Why the session is gone, or nil while it lives.")
 (defvar-local bindery--value-column 0 "Column where values start.")
+(defvar-local bindery--history nil
+  "Alist: id of an unanswered `session/undo' or `session/redo' -> whether
+a `didChange' it caused has come (which is before its answer).")
 
 (defmacro bindery--in (buffer &rest body)
   "Run BODY in BUFFER if it is still live."
@@ -90,13 +96,23 @@ at once before a command runs."
     (define-key map (kbd "C-c C-s") 'bindery-set-field)
     (define-key map (kbd "C-c C-r") 'bindery-refresh)
     (define-key map (kbd "C-c C-l") 'bindery-log)
+    ;; C-/, C-_, C-x u (undo) and C-?, C-M-_ (undo-redo): the daemon's;
+    ;; so are Evil's u and C-r, and undo-tree's keys.
+    (dolist (command '(undo undo-only evil-undo undo-tree-undo))
+      (define-key map (vector 'remap command) 'bindery-undo))
+    (dolist (command '(undo-redo evil-redo undo-tree-redo))
+      (define-key map (vector 'remap command) 'bindery-redo))
     map)
   "Keys of a form that work everywhere in it, in fields too.")
 
 (defvar bindery-form-mode-map
-  (let ((map (make-composed-keymap bindery-form-command-map widget-keymap)))
+  (let ((map (make-sparse-keymap)))
+    ;; Not on the composed map itself: `define-key' would put them in
+    ;; `bindery-form-command-map', and so in fields, where g and q type.
     (define-key map "g" 'bindery-refresh)
     (define-key map "q" 'quit-window)
+    (set-keymap-parent map (make-composed-keymap bindery-form-command-map
+                                                 widget-keymap))
     map)
   "Keymap of `bindery-form-mode', outside editable fields.")
 
@@ -113,11 +129,22 @@ a button, toggles a checkbox or offers a menu's choices.
 \\[bindery-invoke] runs the command at point (or the form's command),
 \\[bindery-cancel] cancels a running one, \\[bindery-set-field] sets any member to a JSON value,
 \\[bindery-refresh] fetches the whole state again, \\[quit-window] buries the form.  Killing
-the buffer closes the session.
+the buffer closes the session.  \\[bindery-undo] and \\[bindery-redo] undo and redo in the
+daemon: a step is a burst of typing in one field.
 
 \\{bindery-form-mode-map}"
   (setq truncate-lines nil)
+  (bindery--no-undo)
+  ;; widget.el turns undo back on when it (re)creates a widget, as a
+  ;; checkbox or a menu does when it changes.
+  (add-hook 'post-command-hook #'bindery--no-undo nil t)
   (add-hook 'kill-buffer-hook #'bindery--form-killed nil t))
+
+(defun bindery--no-undo ()
+  "Keep no undo list in this form.
+The daemon's history is the form's undo (`bindery-undo'); Emacs's
+own would put back text the daemon no longer holds."
+  (setq buffer-undo-list t))
 
 ;;; Building a form
 
@@ -212,6 +239,7 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
     (push bindery--status slots)
     (mapc #'bindery--slot-finalize slots))
   (widget-setup)
+  (bindery--no-undo)
   (dolist (field bindery--fields) (bindery--field-render field nil t))
   (bindery--commands-update)
   ;; Long values wrap at words, continuing under the value column.
@@ -387,12 +415,134 @@ Then the state (a command's `enabled' above all) reflects all typing."
         ('died (bindery--form-died data))))))
 
 (defun bindery--did-change (params)
-  "Apply the `didChange' PARAMS; resynchronise after a lost message."
-  (let ((revision (plist-get params :revision)))
-    (bindery--apply-state (plist-get params :changes) (plist-get params :cause))
-    (if (and revision (/= revision (1+ bindery--revision)))
-        (bindery-refresh t)             ; a message was lost: resynchronise
+  "Apply the `didChange' PARAMS; resynchronise after a lost message.
+Also when a list's splices do not fit this form's copy of the list."
+  (let* ((revision (plist-get params :revision))
+         (cause (plist-get params :cause))
+         (step (and cause (assq cause bindery--history))))
+    (when step (setcdr step t))
+    (bindery--apply-state (plist-get params :changes) cause)
+    (if (or (not (bindery--apply-splices (plist-get params :splices)))
+            (and revision (/= revision (1+ bindery--revision))))
+        (bindery-refresh t)             ; out of step: resynchronise
       (setq bindery--revision revision))))
+
+;;; List splices
+
+(defun bindery--splice (list ops)
+  "Return the vector LIST with the splice OPS applied in order.
+Each op removes `delete' elements at index `at', then inserts the
+`insert' elements there.  Return nil when an op does not fit."
+  (catch 'misfit
+    (let ((items (append list nil)))
+      (unless (vectorp ops) (throw 'misfit nil))
+      (cl-loop for op across ops
+               for at = (plist-get op :at)
+               for delete = (or (plist-get op :delete) 0)
+               for insert = (or (plist-get op :insert) [])
+               do (unless (and (natnump at) (natnump delete) (vectorp insert)
+                               (<= (+ at delete) (length items)))
+                    (throw 'misfit nil))
+               (setq items (append (cl-subseq items 0 at) insert
+                                   (nthcdr (+ at delete) items))))
+      (vconcat items))))
+
+(defun bindery--apply-splices (splices)
+  "Apply SPLICES, a `didChange' plist of member -> (:ops OPS :length N).
+Each list in the state is spliced and its lines redrawn; return nil
+if one does not fit (the list then has to be fetched again)."
+  (let ((fits t))
+    (cl-loop for (key splice) on splices by #'cddr
+             for name = (substring (symbol-name key) 1)
+             for old = (gethash name bindery--state)
+             for new = (and (vectorp old) (bindery--splice old (plist-get splice :ops)))
+             do (if (not (and new (eql (length new) (plist-get splice :length))))
+                    (progn
+                      (setq fits nil)
+                      (bindery--log "session %s: %s; resynchronising"
+                                    bindery--session
+                                    (if new
+                                        (format "the splices of %s leave %d elements, the daemon says %S"
+                                                name (length new) (plist-get splice :length))
+                                      (format "the splices of %s do not apply to %s"
+                                              name (if (vectorp old)
+                                                       (format "its %d elements" (length old))
+                                                     "a value that is not a list")))))
+                  (puthash name new bindery--state)
+                  (let ((field (cl-find name bindery--fields
+                                        :key #'bindery--field-name :test #'equal)))
+                    (when field
+                      (when (eq (bindery--field-kind field) 'output)
+                        (bindery--splice-output field old (plist-get splice :ops)))
+                      ;; Whatever the splice left undone, the whole value.
+                      (bindery--field-render field nil)))))
+    fits))
+
+(defun bindery--one-per-line-p (value)
+  "Non-nil if the output VALUE shows one line per element."
+  (and (vectorp value) (> (length value) 0)
+       (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v))) value)
+       (cl-notany (lambda (line) (string-search "\n" line))
+                  (bindery--format-lines value))))
+
+(defun bindery--slot-lines (slot)
+  "Return (START . END) of the text of each line of SLOT.
+A line after the first starts after the value column's indent."
+  (let ((end (marker-position (cdr slot)))
+        (start (marker-position (car slot)))
+        lines)
+    (save-excursion
+      (goto-char start)
+      (while (progn (skip-chars-forward "^\n" end)
+                    (push (cons start (point)) lines)
+                    (< (point) end))
+        (setq start (min end (+ (point) 1 bindery--value-column)))
+        (goto-char start)))
+    (nreverse lines)))
+
+(defun bindery--splice-output (field old ops)
+  "Redraw only the lines of the elements OPS insert in or delete from FIELD.
+OLD is the list FIELD shows; its slot must show it one element a line.
+Points stay where they were, with their element."
+  (let ((slot (bindery--field-slot field))
+        (indent (make-string bindery--value-column ?\s))
+        (inhibit-read-only t))
+    (when (and (bindery--one-per-line-p old)
+               (equal (buffer-substring-no-properties (car slot) (cdr slot))
+                      (bindery--format-block old bindery--value-column)))
+      (catch 'cannot
+        (cl-loop
+         for op across ops
+         for at = (plist-get op :at)
+         for delete = (or (plist-get op :delete) 0)
+         for texts = (mapcar #'bindery--format-inline (or (plist-get op :insert) []))
+         do
+         (let* ((lines (bindery--slot-lines slot))
+                (n (length lines)))
+           (when (> delete 0)
+             ;; The line breaks around the deleted elements' text go too.
+             (let ((beg (cond ((> at 0) (cdr (nth (1- at) lines)))
+                              ((< delete n) (car (nth 0 lines)))
+                              (t (throw 'cannot nil))))
+                   (end (if (> at 0) (cdr (nth (+ at delete -1) lines))
+                          (car (nth delete lines)))))
+               (bindery--keeping-points beg end (lambda () (delete-region beg end))))
+             (setq lines (bindery--slot-lines slot)))
+           (when texts
+             (when (cl-some (lambda (text) (string-search "\n" text)) texts)
+               (throw 'cannot nil))
+             (let ((pos (if (> at 0) (cdr (nth (1- at) lines)) (car (nth 0 lines)))))
+               ;; After element at-1, whose end (and points there) stays;
+               ;; or before element 0, which moves down with its points.
+               (bindery--keeping-points
+                pos pos
+                (lambda ()
+                  (goto-char pos)
+                  (insert (mapconcat (lambda (text)
+                                       (if (> at 0) (concat "\n" indent text)
+                                         (concat text "\n" indent)))
+                                     texts "")))
+                (> at 0))))))))))
 
 (defun bindery-refresh (&optional keep-typing)
   "Fetch the session's whole state again and show it, fields included.
@@ -406,6 +556,51 @@ With KEEP-TYPING, fields with text not yet sent keep it."
                                    (setq bindery--revision (plist-get result :revision))
                                    (bindery--apply-state (plist-get result :state)
                                                          nil (not keep-typing))))))))
+
+;;; History: the daemon's undo
+
+(defun bindery--history-step (method)
+  "Send METHOD, `session/undo' or `session/redo', for this form.
+What was typed and not sent yet goes first: it is a step of its own."
+  (bindery--flush-fields)
+  (if (not (bindery--live-p))
+      (message "%s" (bindery--dead-message))
+    (let ((buffer (current-buffer))
+          id)
+      (setq id (bindery--async
+                bindery--conn method (list :session bindery--session)
+                :success (lambda (result)
+                           (bindery--in buffer
+                             (bindery--history-done method id result)))
+                :error (lambda (error)
+                         (bindery--in buffer
+                           (setq bindery--history (assq-delete-all id bindery--history))
+                           (message "%s: %s" method (plist-get error :message))))))
+      (when id (push (cons id nil) bindery--history)))))
+
+(defun bindery--history-done (method id result)
+  "Say so if the METHOD request ID changed nothing; RESULT is its answer."
+  (let ((changed (cdr (assq id bindery--history)))
+        (left (plist-get result (if (eq method :session/undo) :canUndo :canRedo))))
+    (setq bindery--history (assq-delete-all id bindery--history))
+    (unless (or changed (eq left t))
+      (message "Nothing to %s in this form"
+               (if (eq method :session/undo) "undo" "redo")))))
+
+(defun bindery-undo ()
+  "Undo the form's last step in the daemon (`session/undo').
+A step is a burst of typing in one field (writes less than 0.5 s
+apart) or an undoable command; the form shows the values it took
+back.  The form's buffer keeps no undo list of its own: this is
+its undo, on every key bound to `undo' (\\<bindery-form-mode-map>\\[bindery-undo] and others)."
+  (interactive)
+  (bindery--history-step :session/undo))
+
+(defun bindery-redo ()
+  "Redo the step the last `bindery-undo' took back (`session/redo').
+On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and others)."
+  (interactive)
+  (bindery--history-step :session/redo))
 
 (defun bindery--form-died (reason)
   "Show that the daemon behind this form ended, for REASON."

@@ -139,35 +139,14 @@ lets it grow with what is put in it."
   "Let SLOT's end advance over text inserted in it, once the form is built."
   (set-marker-insertion-type (cdr slot) t))
 
-(defun bindery--shift-undo (from delta)
-  "Move the positions at or after FROM in `buffer-undo-list' by DELTA.
-The form's own changes are not recorded for undo (undoing an output
-would only hit its read-only text), so the person's entries after
-them must follow the text they were about."
-  (let ((shift (lambda (p) (if (and (integerp p) (>= (abs p) from))
-                               (if (< p 0) (- p delta) (+ p delta))
-                             p))))
-    (when (listp buffer-undo-list)
-      (setq buffer-undo-list
-            (mapcar
-             (lambda (entry)
-               (pcase entry
-                 ((pred integerp) (funcall shift entry))
-                 (`(,(and (pred integerp) b) . ,(and (pred integerp) e))
-                  (cons (funcall shift b) (funcall shift e)))
-                 (`(,(and (pred stringp) text) . ,p) (cons text (funcall shift p)))
-                 (`(nil ,prop ,val ,(and (pred integerp) b) . ,(and (pred integerp) e))
-                  (append (list nil prop val (funcall shift b)) (funcall shift e)))
-                 (_ entry)))
-             buffer-undo-list)))))
-
-(defun bindery--keeping-points (beg end replace)
+(defun bindery--keeping-points (beg end replace &optional stay)
   "Call REPLACE, which rewrites the text from BEG to END, and keep points.
 Points before the region stay, points after it follow the text, and
 points inside keep their offset where they can: the point of the
 buffer and of every window showing it, so updates never move the
-person's cursor.  The change is not recorded for undo and leaves
-the buffer's modified flag as it was."
+person's cursor.  With STAY, points at END stay too: text inserted
+at END goes after them.  The change leaves the buffer's modified
+flag as it was (a form keeps no undo list: see `bindery-undo')."
   (let* ((size (buffer-size))
          (modified (buffer-modified-p))
          (windows (delq (selected-window)
@@ -180,9 +159,9 @@ the buffer's modified flag as it was."
     (let* ((delta (- (buffer-size) size))
            (move (lambda (p)
                    (cond ((< p beg) p)
+                         ((and stay (= p end)) p)
                          ((>= p end) (+ p delta))
                          (t (min p (+ end delta)))))))
-      (unless (zerop delta) (bindery--shift-undo end delta))
       (goto-char (funcall move point))
       (cl-mapc (lambda (w p) (set-window-point w (funcall move p)))
                windows window-points))))

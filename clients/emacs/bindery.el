@@ -28,6 +28,10 @@
 ;; at point, C-c C-k cancels a running one, C-c C-s sets any member to a
 ;; JSON value, g (or C-c C-r) fetches the state again, q buries the form,
 ;; C-c C-l shows *bindery-log*.  Killing the buffer closes the session.
+;; Undo is the daemon's: C-/ (any key bound to `undo') sends session/undo,
+;; C-M-_ (any key bound to `undo-redo') session/redo; a step is a burst of
+;; typing in one field.  Lists that gain or lose elements come as splices
+;; (the package asks for them): only those elements' lines change.
 ;;
 ;; One daemon serves the whole Emacs: it starts on first use, from
 ;; `bindery-command', $BINDERYD, `binderyd' on `exec-path', or this

@@ -39,6 +39,11 @@ struct SessionHistory {
             step.writes[index].after = after
             step.lastTime = time
             undoable[undoable.count - 1] = step
+            // A burst that came back to where it started ("a" typed, then deleted) is no step.
+            if step.writes.allSatisfy({ $0.after.isSameValue(as: $0.before) }) {
+                undoable.removeLast()
+                isGroupOpen = false
+            }
         } else {
             push(Step(writes: [Write(property: property, before: before, after: after)], lastProperty: property, lastTime: time))
         }

@@ -145,6 +145,7 @@ function T.reset()
   daemon.stop()
   vim.g.bindery_args = { '--deterministic' }
   vim.g.bindery_cmd = nil
+  vim.g.bindery_debounce_ms = nil
   vim.ui.select = T.original_select
   T.messages = {}
 end

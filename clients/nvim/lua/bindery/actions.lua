@@ -1,6 +1,6 @@
 -- What keys do in a form: <CR>/<Space> press a button, toggle a boolean or
 -- pick an enum case; <C-c> cancels a running command; cc/S change a value
--- without touching its label.
+-- without touching its label; u and <C-r> undo and redo in the daemon.
 local edit = require('bindery.edit')
 local json = require('bindery.json')
 local ui = require('bindery.ui')
@@ -112,6 +112,31 @@ function M.change(form)
   vim.cmd('startinsert!')
 end
 
+local nothing = { ['session/undo'] = 'nothing to undo', ['session/redo'] = 'nothing to redo' }
+
+-- u / <C-r>: session/undo or session/redo. The daemon's history is the one
+-- undo of a form (its buffer keeps none): a step is a burst of typing in one
+-- field. The form follows from the didChange the request causes; the answer
+-- says whether anything is left to undo or redo.
+function M.history(form, method)
+  if not alive(form) then return end
+  -- What was typed and not sent yet is a step of its own: send it first.
+  view.render(form)
+  edit.flush(form)
+  local id
+  id = form.conn:request(method, { session = form.session }, function(err, result)
+    local changed = form.history[id]
+    form.history[id] = nil
+    if form.closed or form.dead then return end
+    if err then return ui.error(method .. ': ' .. err.message) end
+    local left = result.canRedo
+    if method == 'session/undo' then left = result.canUndo end
+    if not changed and left ~= true then ui.info(nothing[method]) end
+  end)
+  -- Form:apply marks it true when a didChange it caused comes (before this answer).
+  form.history[id] = false
+end
+
 function M.attach(form)
   local function map(mode, lhs, rhs)
     vim.keymap.set(mode, lhs, rhs, { buffer = form.buf, silent = true, nowait = true })
@@ -121,6 +146,10 @@ function M.attach(form)
   map('n', '<C-c>', function() M.cancel(form) end)
   map('n', 'cc', function() M.change(form) end)
   map('n', 'S', function() M.change(form) end)
+  map('n', 'u', function() M.history(form, 'session/undo') end)
+  -- U would bring back a line as Vim last saw it, behind the daemon's back.
+  map('n', 'U', function() M.history(form, 'session/undo') end)
+  map('n', '<C-r>', function() M.history(form, 'session/redo') end)
   -- A value is one line: Enter ends the edit instead of splitting the form.
   map('i', '<CR>', '<Esc>')
 end

@@ -10,6 +10,7 @@ local M = {
   schemas = {},   -- type -> schema
   types = {},     -- types in the daemon's order
   sessions = {},  -- session id -> live form
+  capabilities = {}, -- what the daemon agreed to in initialize ({splices = true})
   buffers = {},   -- buffer -> form (dead ones too, until wiped)
 }
 
@@ -61,7 +62,8 @@ function M.ensure()
   M.conn = conn
   local result, err = conn:request_sync('initialize', {
     clientInfo = { name = 'bindery.nvim' },
-    capabilities = vim.empty_dict(),
+    -- Splices: a list that gains a movie sends the movie, not the list.
+    capabilities = { splices = true },
   }, 20000)
   if not result then
     conn:kill('sigkill')
@@ -69,6 +71,7 @@ function M.ensure()
     return nil, 'binderyd did not initialize: ' .. err.message .. ' (see :BinderyLog)'
   end
   conn:notify('initialized', vim.empty_dict())
+  M.capabilities = type(result.capabilities) == 'table' and result.capabilities or {}
   remember(result.viewModels)
   return conn
 end

@@ -3,6 +3,8 @@
 local actions = require('bindery.actions')
 local daemon = require('bindery.daemon')
 local edit = require('bindery.edit')
+local json = require('bindery.json')
+local log = require('bindery.log')
 local values = require('bindery.values')
 local view = require('bindery.view')
 
@@ -39,6 +41,8 @@ function M.new(conn, schema, result, key)
     pending = {},    -- command -> id of its unanswered invoke
     results = {},    -- command -> {ok, value | message}
     writing = 0,     -- setField requests not answered yet
+    splices = {},    -- list member -> splice ops applied to state, not yet drawn
+    history = {},    -- id of an unanswered session/undo or redo -> whether it changed anything
     damaged = {}, spin = 0,
   }, Form)
   for _, field in ipairs(schema.fields) do
@@ -93,11 +97,13 @@ function Form:apply(params)
   local gap = revision and revision ~= self.revision + 1
   self.revision = revision or self.revision
   local cause = type(params.cause) == 'number' and params.cause or nil
+  if cause and self.history[cause] ~= nil then self.history[cause] = true end
   for name, value in pairs(params.changes or {}) do
     -- A change caused before our latest write of the field is outdated by it.
     local superseded = cause and self.write_id[name] and cause < self.write_id[name]
     if not superseded then
       local field = self.fields[name]
+      self.splices[name] = nil -- a whole value: nothing to splice
       if field and field.writable then
         edit.remote(self, name, value)
       else
@@ -105,17 +111,65 @@ function Form:apply(params)
       end
     end
   end
+  for name, splice in pairs(params.splices or {}) do
+    if not self:splice(name, splice) then gap = true end
+  end
   if gap then self:resync() end
   view.render(self)
 end
 
--- A revision was skipped (a lost message): fetch the whole state again.
+-- Applies a list member's splice ({ops, length}) to the state and queues its
+-- ops for view.render, which then rewrites only the lines of the elements
+-- inserted and deleted. Returns false when the splice does not fit our copy
+-- of the list (the caller then asks for the whole state).
+function Form:splice(name, splice)
+  local list = self.state[name]
+  local ops = type(splice) == 'table' and splice.ops
+  if type(list) ~= 'table' or json.is_object(list) or type(ops) ~= 'table' then
+    log.note(('session %d: the splices of %s do not apply to a value that is not a list; resynchronising')
+      :format(self.session, name))
+    return false
+  end
+  local new = list
+  for _, op in ipairs(ops) do
+    local at, delete, insert = op.at, op.delete or 0, op.insert or {}
+    if type(at) ~= 'number' or type(delete) ~= 'number' or type(insert) ~= 'table'
+      or json.is_object(insert) or at < 0 or delete < 0 or at + delete > #new then
+      log.note(('session %d: the splices of %s do not apply to its %d elements; resynchronising')
+        :format(self.session, name, #list))
+      return false
+    end
+    local spliced = vim.list_slice(new, 1, at)
+    vim.list_extend(spliced, insert)
+    vim.list_extend(spliced, new, at + delete + 1)
+    new = spliced
+  end
+  if #new ~= splice.length then
+    log.note(('session %d: the splices of %s leave %d elements, the daemon says %s; resynchronising')
+      :format(self.session, name, #new, tostring(splice.length)))
+    return false
+  end
+  local field = self.fields[name]
+  if field and field.writable then
+    edit.remote(self, name, new) -- a one-line value: no lines to splice
+    return true
+  end
+  self.state[name] = new
+  local queued = self.splices[name] or {}
+  vim.list_extend(queued, ops)
+  self.splices[name] = queued
+  return true
+end
+
+-- A revision was skipped (a lost message), or a splice did not fit: fetch
+-- the whole state again.
 function Form:resync()
   self.conn:request('session/state', { session = self.session }, function(err, result)
     if err or self.closed or self.dead then return end
     self.revision = result.revision
     for name, value in pairs(result.state) do
       local field = self.fields[name]
+      self.splices[name] = nil
       if field and field.writable then
         edit.remote(self, name, value)
       else

@@ -25,11 +25,18 @@ local function field_block(form, field)
   end
   local shown, hanging = values.lines(form.state[field.name])
   local indent = hanging and '' or (' '):rep(vim.fn.strdisplaywidth(prefix))
+  -- One line per element after the label line: list splices edit these.
+  block.list = hanging
   block.lines = { rstrip(prefix .. shown[1]) }
   for i = 2, #shown do
     block.lines[i] = rstrip(indent .. shown[i])
   end
   return block
+end
+
+-- The line showing one element of a list block (block.list).
+function M.item_line(item)
+  return rstrip(values.item(item))
 end
 
 -- Whether a command runs: the daemon says so, or our invoke has not answered.

@@ -51,10 +51,15 @@ function M.lines(v)
     end
     if not structured then return { M.inline(v) } end
     local lines = { '' }
-    for _, item in ipairs(v) do lines[#lines + 1] = '  - ' .. M.inline(item) end
+    for _, item in ipairs(v) do lines[#lines + 1] = M.item(item) end
     return lines, true
   end
   return { M.inline(v) }
+end
+
+-- The line of one element of an array shown one element per line.
+function M.item(item)
+  return '  - ' .. M.inline(item)
 end
 
 -- The one-line text of a writable field, which the person edits in place.

@@ -55,10 +55,49 @@ local function restore_cursors(form, saved)
       row = block.start + math.min(s.offset, #block.lines - 1) + 1
     end
     row = math.max(1, math.min(row, count))
-    if row ~= s.pos[1] and api.nvim_win_is_valid(s.win) then
+    -- Neovim moves cursors itself as lines come and go; put each back.
+    if api.nvim_win_is_valid(s.win) and not vim.deep_equal(api.nvim_win_get_cursor(s.win), { row, s.pos[2] }) then
       api.nvim_win_set_cursor(s.win, { row, s.pos[2] })
     end
   end
+end
+
+-- Whether ops fit a list block of n lines (the label line, then one line per
+-- element), applied in order.
+local function splices_fit(ops, n)
+  for _, op in ipairs(ops) do
+    if op.at + op.delete > n - 1 then return false end
+    n = n + #op.insert - op.delete
+  end
+  return true
+end
+
+-- Draws the splices queued for a list block as line edits: each op replaces
+-- the lines of the elements it deletes with lines for those it inserts, and
+-- no other line is written. have: the block's lines in the buffer, which
+-- start at row. Cursors on an element's line follow that element. Returns
+-- the block's lines as they are now.
+local function splice_block(form, ops, row, have, cursors, index)
+  if not splices_fit(ops, #have) then return have end
+  local lines = have
+  for _, op in ipairs(ops) do
+    local first, last = 1 + op.at, 1 + op.at + op.delete -- offsets in the block
+    local inserted = {}
+    for _, item in ipairs(op.insert) do inserted[#inserted + 1] = layout.item_line(item) end
+    api.nvim_buf_set_lines(form.buf, row + first, row + last, false, inserted)
+    local spliced = vim.list_slice(lines, 1, first)
+    vim.list_extend(spliced, inserted)
+    vim.list_extend(spliced, lines, last + 1)
+    lines = spliced
+    for _, s in ipairs(cursors) do
+      if s.index == index and s.offset >= last then
+        s.offset = s.offset + #inserted - op.delete
+      elseif s.index == index and s.offset >= first then
+        s.offset = first -- its element was deleted: where it was
+      end
+    end
+  end
+  return lines
 end
 
 function M.render(form, full)
@@ -69,6 +108,8 @@ function M.render(form, full)
   local old = form.blocks
   full = full or not same_shape(old, new)
   local cursors = save_cursors(form, not full)
+  local splices = form.splices
+  form.splices = {}
   form.rendering = true
   vim.bo[form.buf].modifiable = true
   local ok, err = pcall(function()
@@ -87,6 +128,10 @@ function M.render(form, full)
       local have = vim.list_slice(current, old[i].start + 1, old[i].start + #old[i].lines)
       if block.writable and (edit.busy(form, block.field.name) or form.damaged[block.field.name]) then
         block.lines = have -- the person is typing here: their text wins
+      end
+      local ops = block.field and splices[block.field.name]
+      if ops and old[i].list and block.list then
+        have = splice_block(form, ops, row, have, cursors, i)
       end
       if not vim.deep_equal(have, block.lines) then
         api.nvim_buf_set_lines(form.buf, row, row + #have, false, block.lines)
