@@ -20,7 +20,7 @@ enum Target {
 
     func text(unit: String) -> String {
         switch self {
-        case .ratioAtMost(let limit): "<= \(formatted(limit, 0))x rawpipe"
+        case .ratioAtMost(let limit): "<= \(formatted(limit, limit == limit.rounded() ? 0 : 1))x rawpipe"
         case .ratioAtLeast(let limit): ">= \(formatted(limit * 100, 0))% of rawpipe"
         case .below(let limit): "< \(formatted(limit, 0)) \(unit)"
         case .atMost(let limit): "<= \(formatted(limit, 2))"
