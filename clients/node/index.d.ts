@@ -53,6 +53,49 @@ export interface InitializeResult {
   protocolVersion: number;
   serverInfo: { name: string; version: string };
   viewModels: Schema[];
+  /** The capabilities the daemon agreed to, when the params asked for some. */
+  capabilities?: Capabilities;
+}
+
+/** What `initialize` agreed to: `splices` when the daemon may send list splices. */
+export interface Capabilities {
+  splices?: boolean;
+  [name: string]: JsonValue | undefined;
+}
+
+/** One edit of a list: at index `at`, remove `delete` elements, then insert `insert` there. */
+export interface SpliceOp {
+  at: number;
+  delete: number;
+  insert: JsonValue[];
+}
+
+/** A list member sent as its edit (protocol.md, "List splices"): `ops` in order, then its `length`. */
+export interface Splice {
+  ops: SpliceOp[];
+  length: number;
+}
+
+/** What `session/undo` and `session/redo` answer. */
+export interface HistoryResult {
+  /** The session's revision once the changes the undo (or redo) caused were applied. */
+  revision: number;
+  canUndo: boolean;
+  canRedo: boolean;
+}
+
+/** What `open` takes as `restore`: a snapshot's `type` and `fields` are what counts. */
+export interface RestoreSnapshot {
+  type: string;
+  fields: Record<string, JsonValue>;
+  schemaHash?: string;
+  revision?: number;
+}
+
+/** What `session.snapshot()` resolves with: the type, its schemaHash, the revision, the writable fields' values. */
+export interface Snapshot extends RestoreSnapshot {
+  schemaHash: string;
+  revision: number;
 }
 
 /** A session's state: one member per observed field, output, `c.enabled` and `c.running`. */
@@ -66,6 +109,11 @@ export interface ChangeInfo {
   cause: number | string | undefined;
   /** 'didChange' from the daemon, or the fetch of a whole state that produced this diff. */
   source: 'didChange' | 'resync' | 'refresh' | 'observe' | 'reopen';
+  /**
+   * The lists of this change set the daemon sent as splices, by member: the edit that made their
+   * new value (which `changes` holds whole, like any other). Empty when it sent whole values.
+   */
+  splices: Record<string, Splice>;
 }
 
 export interface RequestOptions {
@@ -101,6 +149,8 @@ export interface ClientOptions {
   cancelGrace?: number;
   /** What pending requests fail with when the input ends. */
   closeError?: () => Error | Promise<Error>;
+  /** Ask `initialize` for list splices (default true); `state` is the same either way. */
+  splices?: boolean;
 }
 
 export interface SpawnOptions {
@@ -122,6 +172,8 @@ export interface SpawnOptions {
   cancelGrace?: number;
   /** How many stderr lines DaemonExitedError keeps (default 20). */
   stderrLines?: number;
+  /** Ask `initialize` for list splices (default true); `state` is the same either way. */
+  splices?: boolean;
 }
 
 export interface OpenOptions extends RequestOptions {
@@ -133,6 +185,8 @@ export interface OpenOptions extends RequestOptions {
   key?: string;
   /** The type's schemaHash as a generated client knows it: a daemon whose differs refuses (SchemaMismatchError). */
   schemaHash?: string;
+  /** A snapshot (`session.snapshot()`) whose fields the new session starts with; SnapshotMismatchError when it does not fit. */
+  restore?: RestoreSnapshot;
 }
 
 /** What a generated session class's `open` takes. */
@@ -141,6 +195,8 @@ export interface TypedOpenOptions extends RequestOptions {
   args?: Record<string, JsonValue>;
   /** Opening a key again returns the session already open under it. */
   key?: string;
+  /** A snapshot (`snapshot()`) whose fields the new session starts with. */
+  restore?: RestoreSnapshot;
 }
 
 export declare const VERSION: string;
@@ -156,6 +212,8 @@ export declare class Client extends EventEmitter {
   process: ChildProcess | null;
   serverInfo: { name: string; version: string } | null;
   protocolVersion: number | null;
+  /** The capabilities the daemon agreed to in `initialize`; empty before, or when it agreed to none. */
+  capabilities: Capabilities;
   /** The schemas of every type, once initialized. */
   readonly viewModels: Schema[];
   /** Open sessions by id (a copy). */
@@ -191,6 +249,8 @@ export declare class Session extends EventEmitter {
   readonly key: string | undefined;
   /** Whether the last open with this key found the session already open. */
   reopened: boolean;
+  /** Whether the last open with this key found it stored by `binderyd --state DIR` (its fields restored). */
+  restored: boolean;
   /** Every observed member's current value; a new object on each change. */
   readonly state: State;
   readonly revision: number;
@@ -210,6 +270,12 @@ export declare class Session extends EventEmitter {
   invoke<T = JsonValue>(command: string, args?: JsonValue, options?: RequestOptions): Promise<T>;
   refresh(options?: RequestOptions): Promise<State>;
   observe(names: string[], options?: RequestOptions): Promise<State>;
+  /** Undoes the last step of this session's writes; `state` already shows the fields written back. */
+  undo(options?: RequestOptions): Promise<HistoryResult>;
+  /** Writes again what the last undo took back. */
+  redo(options?: RequestOptions): Promise<HistoryResult>;
+  /** The daemon's snapshot of the session, for `client.open(type, { restore })`. */
+  snapshot(options?: RequestOptions): Promise<Snapshot>;
   close(options?: RequestOptions): Promise<void>;
   /** Every change set from now on, buffered, in order. */
   changes(options?: { signal?: AbortSignal }): AsyncIterableIterator<Record<string, JsonValue>>;
@@ -239,6 +305,8 @@ export declare class TypedSession<S extends object, F extends object> {
   readonly id: number;
   readonly revision: number;
   readonly closed: boolean;
+  /** Whether the session came back from `binderyd --state DIR`. */
+  readonly restored: boolean;
   /** Every member's current value; a new object on each change. */
   readonly state: S;
   /** Writes a field; resolves with the revision. */
@@ -249,6 +317,12 @@ export declare class TypedSession<S extends object, F extends object> {
   changes(options?: { signal?: AbortSignal }): AsyncIterableIterator<Partial<S>>;
   waitUntil(predicate: (state: S) => boolean, options?: { timeout?: number; signal?: AbortSignal }): Promise<S>;
   refresh(options?: RequestOptions): Promise<S>;
+  /** Undoes the last step of the session's writes. */
+  undo(options?: RequestOptions): Promise<HistoryResult>;
+  /** Writes again what the last undo took back. */
+  redo(options?: RequestOptions): Promise<HistoryResult>;
+  /** The daemon's snapshot of the session, for `open(client, { restore })`. */
+  snapshot(options?: RequestOptions): Promise<Snapshot>;
   close(options?: RequestOptions): Promise<void>;
 }
 
@@ -338,6 +412,7 @@ export declare const ErrorCodes: Readonly<{
   OpenFailed: -32018;
   NeedsDeterministicMode: -32019;
   SchemaMismatch: -32021;
+  SnapshotMismatch: -32022;
   RequestCancelled: -32800;
 }>;
 
@@ -377,6 +452,8 @@ export declare class OpenFailedError extends BinderyError { static readonly code
 export declare class NeedsDeterministicModeError extends BinderyError { static readonly code: -32019; }
 /** The daemon's type differs from the one the typed client was generated from: regenerate it. */
 export declare class SchemaMismatchError extends BinderyError { static readonly code: -32021; }
+/** `open`'s `restore` does not fit the type; `data` is `{type, schemaHash, reason}`. */
+export declare class SnapshotMismatchError extends BinderyError { static readonly code: -32022; }
 export declare class RequestCancelledError extends BinderyError { static readonly code: -32800; }
 /** Cancelled by an AbortSignal; `cause` is the daemon's answer when it sent one. */
 export declare class AbortError extends RequestCancelledError {}

@@ -10,6 +10,6 @@ export {
   BinderyError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError, NeedsDeterministicModeError,
-  SchemaMismatchError, RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
+  SchemaMismatchError, SnapshotMismatchError, RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
   DaemonNotFoundError, ConnectionClosedError, DaemonExitedError,
 } from './lib/errors.js';

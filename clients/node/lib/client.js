@@ -29,6 +29,7 @@ export class Client extends EventEmitter {
   #closing = null;
   #userClosed = false;
   #defaultTimeout;
+  #splices;
   #daemon = null;
 
   /**
@@ -42,10 +43,13 @@ export class Client extends EventEmitter {
    * @param {number} [options.cancelGrace] ms an aborted request waits for the daemon's answer (2000)
    * @param {() => Error | Promise<Error>} [options.closeError] what pending requests fail with
    *   when the input ends
+   * @param {boolean} [options.splices] ask `initialize` for list splices (default true); `state`
+   *   is the same either way, only the wire and `info.splices` differ
    */
-  constructor({ input, output, framing, timeout, cancelGrace, closeError } = {}) {
+  constructor({ input, output, framing, timeout, cancelGrace, closeError, splices = true } = {}) {
     super();
     this.#defaultTimeout = timeout;
+    this.#splices = splices;
     /** The JSON-RPC connection underneath, for what the client does not wrap. */
     this.connection = new Connection({
       input, output, framing, cancelGrace,
@@ -58,6 +62,8 @@ export class Client extends EventEmitter {
     this.serverInfo = null;
     /** The daemon's protocol version, once initialized. */
     this.protocolVersion = null;
+    /** The capabilities the daemon agreed to in `initialize` (`{splices: true}`); empty before. */
+    this.capabilities = {};
     this.connection.on('notification', (method, params) => {
       if (method === 'didChange') this.#sessions.get(params?.session)?._applyDidChange(params);
       this.emit('notification', method, params);
@@ -77,7 +83,7 @@ export class Client extends EventEmitter {
    */
   static async spawn({
     daemon, args = [], env, cwd, deterministic = false, seed, record, initialize = true,
-    clientInfo, timeout, cancelGrace, stderrLines = 20,
+    clientInfo, timeout, cancelGrace, stderrLines = 20, splices = true,
   } = {}) {
     const path = findDaemon({ daemon });
     const argv = [...args];
@@ -93,6 +99,7 @@ export class Client extends EventEmitter {
       output: daemonProcess.child.stdin,
       timeout,
       cancelGrace,
+      splices,
       closeError: async () => {
         const status = await daemonProcess.settled();
         if (!status) return new ConnectionClosedError('binderyd closed its stdout but is still running');
@@ -129,14 +136,18 @@ export class Client extends EventEmitter {
   }
 
   /**
-   * Sends `initialize`; stores the server's info and every type's schema.
-   * @param {object} [params] merged over `{processId, clientInfo}`
+   * Sends `initialize`; stores the server's info, every type's schema and the capabilities the
+   * daemon agreed to. Asks for list splices unless the client was made with `splices: false`:
+   * sessions fold them back into whole lists, so `state` is the same either way.
+   * @param {object} [params] merged over `{processId, clientInfo, capabilities}`
    * @param {RequestOptions} [options]
-   * @returns {Promise<{ protocolVersion: number, serverInfo: { name: string, version: string }, viewModels: object[] }>}
+   * @returns {Promise<{ protocolVersion: number, serverInfo: { name: string, version: string }, viewModels: object[], capabilities?: object }>}
    */
   async initialize(params = {}, options) {
     const result = await this.request('initialize', {
-      processId: process.pid, clientInfo: { name: 'bindery-client', version: VERSION }, ...params,
+      processId: process.pid, clientInfo: { name: 'bindery-client', version: VERSION },
+      ...(this.#splices ? { capabilities: { splices: true } } : {}),
+      ...params,
     }, options);
     if (result?.protocolVersion !== PROTOCOL_VERSION) {
       throw new BinderyError(`binderyd speaks protocol version ${result?.protocolVersion}; this client speaks ${PROTOCOL_VERSION}`,
@@ -144,6 +155,7 @@ export class Client extends EventEmitter {
     }
     this.protocolVersion = result.protocolVersion;
     this.serverInfo = result.serverInfo;
+    this.capabilities = { ...result.capabilities };
     this.#remember(result.viewModels);
     return result;
   }
@@ -161,13 +173,16 @@ export class Client extends EventEmitter {
 
   /**
    * Opens a session of `type`. With a `key`, opening it again returns the same session
-   * (`reopened`), with its current state. `schemaHash` is the type's as a generated client knows
-   * it: when the daemon's differs, the open rejects with SchemaMismatchError.
+   * (`reopened`), with its current state; `restored` when `binderyd --state DIR` kept it from a
+   * previous run. `schemaHash` is the type's as a generated client knows it: when the daemon's
+   * differs, the open rejects with SchemaMismatchError. `restore` is a snapshot
+   * (`session.snapshot()`) whose fields the new session starts with; one that does not fit the
+   * type rejects with SnapshotMismatchError.
    * @param {string} type
-   * @param {{ args?: object, observe?: string[], key?: string, schemaHash?: string } & RequestOptions} [options]
+   * @param {{ args?: object, observe?: string[], key?: string, schemaHash?: string, restore?: object } & RequestOptions} [options]
    * @returns {Promise<Session>}
    */
-  async open(type, { args, observe, key, schemaHash, ...options } = {}) {
+  async open(type, { args, observe, key, schemaHash, restore, ...options } = {}) {
     if (this.#schemas.size === 0) {
       this.#initializing ??= this.initialize().finally(() => { this.#initializing = null; });
       await this.#initializing;
@@ -184,6 +199,7 @@ export class Client extends EventEmitter {
     if (observe !== undefined) params.observe = observe;
     if (key !== undefined) params.key = key;
     if (schemaHash !== undefined) params.schemaHash = schemaHash;
+    if (restore !== undefined) params.restore = restore;
     let session;
     // Registered as the response is read, so a didChange right behind it finds the session.
     await this.request('session/open', params, {

@@ -19,6 +19,7 @@ export const ErrorCodes = Object.freeze({
   OpenFailed: -32018,
   NeedsDeterministicMode: -32019,
   SchemaMismatch: -32021,
+  SnapshotMismatch: -32022,
   RequestCancelled: -32800,
 });
 
@@ -139,6 +140,15 @@ export class SchemaMismatchError extends BinderyError {
   }
 }
 
+/**
+ * `session/open`'s `restore` does not fit the type: a snapshot of another type, or one with a field
+ * the type no longer has, a field that is not writable, or a value the field no longer takes.
+ * `data` is `{type, schemaHash, reason}`; nothing was opened.
+ */
+export class SnapshotMismatchError extends BinderyError {
+  static code = ErrorCodes.SnapshotMismatch;
+}
+
 /** The request was cancelled: by `$/cancelRequest`, or because its session closed. */
 export class RequestCancelledError extends BinderyError {
   static code = ErrorCodes.RequestCancelled;
@@ -200,7 +210,7 @@ const byCode = new Map([
   ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError,
-  NeedsDeterministicModeError, SchemaMismatchError, RequestCancelledError,
+  NeedsDeterministicModeError, SchemaMismatchError, SnapshotMismatchError, RequestCancelledError,
 ].map((Class) => [Class.code, Class]));
 
 /**

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import {
   AbortError, SessionClosedError, TimeoutError, UnknownCommandError, UnknownFieldError, UnknownSessionError,
 } from './errors.js';
+import { applySplice } from './splices.js';
 
 /**
  * A session of a view model type, opened with `client.open(type)`.
@@ -13,8 +14,11 @@ import {
  * already shows its effects.
  *
  * Events: `change` (changes, info) for every change set in order, `info` being
- * `{ revision, cause, source }` (`source` is 'didChange', or 'resync' / 'refresh' / 'observe' /
- * 'reopen' for the members a fetched state changed); `close` (error) when the session ends.
+ * `{ revision, cause, source, splices }` (`source` is 'didChange', or 'resync' / 'refresh' /
+ * 'observe' / 'reopen' for the members a fetched state changed). `changes` holds new whole values,
+ * lists included; `splices` has, by member, the edit of each list the daemon sent as a splice
+ * (`{ops: [{at, delete, insert}], length}`), for a view that inserts a row rather than redraw the
+ * list (empty when it sent whole values). `close` (error) when the session ends.
  */
 export class Session extends EventEmitter {
   #client;
@@ -23,7 +27,8 @@ export class Session extends EventEmitter {
   #revision;
   #closed = false;
   #resyncing = false;
-  // setField requests in flight: id -> { field, echoed } (did a didChange it caused carry the field?)
+  // setField requests in flight: id -> { field, value, echoed } (did a didChange it caused carry
+  // the field?); `value` is what a splice of that field applies to (see #splice)
   #writes = new Map();
   #waiters = new Set();
 
@@ -46,6 +51,8 @@ export class Session extends EventEmitter {
     this.key = key;
     /** Whether the last open with a key found the session already open. */
     this.reopened = opened.reopened ?? false;
+    /** Whether the last open with a key found it stored by `binderyd --state DIR` (fields restored). */
+    this.restored = opened.restored ?? false;
     this.#revision = opened.revision;
     this.#state = { ...opened.state };
   }
@@ -129,7 +136,7 @@ export class Session extends EventEmitter {
         },
       },
     );
-    this.#writes.set(id, { field, echoed: false });
+    this.#writes.set(id, { field, value: written, echoed: false });
     try {
       return (await promise).revision;
     } finally {
@@ -155,6 +162,38 @@ export class Session extends EventEmitter {
     const params = args === undefined ? { session: this.id, command } : { session: this.id, command, args };
     const result = await this.#client.request('invoke', params, options);
     return result?.result ?? null;
+  }
+
+  /**
+   * Undoes the last step of this session's writes (session/undo): a typing burst to one field, an
+   * undoable command. The fields written back (and what follows from them) come by didChange
+   * before the answer, so `state` shows them when it resolves. With nothing to undo, nothing changes.
+   * @param {RequestOptions} [options]
+   * @returns {Promise<{ revision: number, canUndo: boolean, canRedo: boolean }>}
+   */
+  undo(options) {
+    return this.#history('session/undo', options);
+  }
+
+  /**
+   * Writes again what the last undo took back (session/redo); a new `set`, or a command that is
+   * not undoable, clears what could be redone.
+   * @param {RequestOptions} [options]
+   * @returns {Promise<{ revision: number, canUndo: boolean, canRedo: boolean }>}
+   */
+  redo(options) {
+    return this.#history('session/redo', options);
+  }
+
+  /**
+   * The daemon's snapshot of this session (session/snapshot): `{type, schemaHash, revision,
+   * fields}`, the writable fields' values; `client.open(type, { restore: snapshot })` opens a
+   * session that starts from them.
+   * @param {RequestOptions} [options]
+   */
+  async snapshot(options) {
+    this.#checkOpen();
+    return this.#client.request('session/snapshot', { session: this.id }, options);
   }
 
   /**
@@ -311,26 +350,31 @@ export class Session extends EventEmitter {
   }
 
   /** @internal A didChange for this session, in arrival order. */
-  _applyDidChange({ revision, changes, cause }) {
+  _applyDidChange({ revision, changes = {}, cause, splices }) {
     // While a resync is in flight, everything that arrives is older than the state it will bring.
     if (this.#closed || this.#resyncing || revision <= this.#revision) return;
     if (revision !== this.#revision + 1) {
       this.#resync();
       return;
     }
-    this.#revision = revision;
-    this.#state = { ...this.#state, ...changes };
-    if (cause !== undefined) {
-      const write = this.#writes.get(cause);
-      if (write && Object.hasOwn(changes, write.field)) write.echoed = true;
+    const write = cause === undefined ? undefined : this.#writes.get(cause);
+    if (write && (Object.hasOwn(changes, write.field) || Object.hasOwn(splices ?? {}, write.field))) {
+      write.echoed = true;
     }
-    this.emit('change', changes, { revision, cause, source: 'didChange' });
+    const { changed, applied, fits } = this.#splice(changes, splices, write);
+    this.#revision = revision;
+    this.#state = { ...this.#state, ...changed };
+    if (Object.keys(changed).length > 0) {
+      this.emit('change', changed, { revision, cause, source: 'didChange', splices: applied });
+    }
     this.#stateChanged();
+    if (!fits) this.#resync(); // never fold a splice into a list that may be wrong: fetch it whole
   }
 
   /** @internal session/open with this session's key answered again (`reopened`). */
   _reopen(opened) {
     this.reopened = opened.reopened ?? true;
+    this.restored = opened.restored ?? false;
     this.#replace(opened, 'reopen');
   }
 
@@ -342,6 +386,37 @@ export class Session extends EventEmitter {
     const failure = error ?? new SessionClosedError(`session ${this.id} (${this.type}) was closed`, { local: true });
     for (const waiter of [...this.#waiters]) waiter.fail(failure);
     this.emit('close', error);
+  }
+
+  // A didChange's lists sent as splices, folded into whole values: `changed` is `changes` plus the
+  // new lists, `applied` the splices that fitted; `fits` is false when one did not (out of step).
+  // A splice of the field a setField of ours wrote (`write`, its cause) applies to the written
+  // value: the daemon counts it as sent (no echo), though `state` takes it only with the response.
+  #splice(changes, splices, write) {
+    if (splices === undefined || splices === null) return { changed: changes, applied: {}, fits: true };
+    const changed = { ...changes };
+    const applied = {};
+    let fits = true;
+    for (const [name, splice] of Object.entries(splices)) {
+      const base = write?.field === name ? write.value : this.#state[name];
+      const list = Object.hasOwn(this.#state, name) ? applySplice(base, splice) : null;
+      if (list === null) {
+        fits = false;
+        continue;
+      }
+      changed[name] = list;
+      applied[name] = splice;
+    }
+    return { changed, applied, fits };
+  }
+
+  // session/undo or session/redo: the restored fields came first, by didChange (cause: this request).
+  async #history(method, options) {
+    this.#checkOpen();
+    return this.#client.request(method, { session: this.id }, {
+      ...options,
+      onResponse: (result) => this.#checkRevision(result?.revision),
+    });
   }
 
   #checkOpen() {
@@ -385,7 +460,9 @@ export class Session extends EventEmitter {
     for (const [name, value] of Object.entries(state)) {
       if (!Object.hasOwn(before, name) || JSON.stringify(before[name]) !== JSON.stringify(value)) changes[name] = value;
     }
-    if (Object.keys(changes).length > 0) this.emit('change', changes, { revision, cause: undefined, source });
+    if (Object.keys(changes).length > 0) {
+      this.emit('change', changes, { revision, cause: undefined, source, splices: {} });
+    }
     this.#stateChanged();
   }
 

@@ -17,12 +17,13 @@ export class TypedSession {
 
   /**
    * Opens a session (`client.open`) sending the class's schemaHash: when the daemon's type differs
-   * from the one the class was generated from, rejects with SchemaMismatchError.
+   * from the one the class was generated from, rejects with SchemaMismatchError. `restore`: a
+   * snapshot (`snapshot()`) the session starts from (SnapshotMismatchError when it does not fit).
    * @param {import('./client.js').Client} client
-   * @param {{ args?: object, key?: string, signal?: AbortSignal, timeout?: number }} [options]
+   * @param {{ args?: object, key?: string, restore?: object, signal?: AbortSignal, timeout?: number }} [options]
    */
-  static async open(client, { args, key, signal, timeout } = {}) {
-    return new this(await client.open(this.type, { args, key, signal, timeout, schemaHash: this.schemaHash }));
+  static async open(client, { args, key, restore, signal, timeout } = {}) {
+    return new this(await client.open(this.type, { args, key, restore, signal, timeout, schemaHash: this.schemaHash }));
   }
 
   /**
@@ -50,6 +51,11 @@ export class TypedSession {
   /** Whether the session is closed. */
   get closed() {
     return this.session.closed;
+  }
+
+  /** Whether the session came back from `binderyd --state DIR` (Session#restored). */
+  get restored() {
+    return this.session.restored;
   }
 
   /** Every member's current value (Session#state). */
@@ -84,6 +90,21 @@ export class TypedSession {
   /** Re-reads the whole state (Session#refresh). */
   refresh(options) {
     return this.session.refresh(options);
+  }
+
+  /** Undoes the last step of the session's writes (Session#undo). */
+  undo(options) {
+    return this.session.undo(options);
+  }
+
+  /** Writes again what the last undo took back (Session#redo). */
+  redo(options) {
+    return this.session.redo(options);
+  }
+
+  /** The daemon's snapshot of the session, for `open(client, { restore })` (Session#snapshot). */
+  snapshot(options) {
+    return this.session.snapshot(options);
   }
 
   /** Closes the session (Session#close). */

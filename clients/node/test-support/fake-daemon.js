@@ -49,17 +49,18 @@ export class FakeDaemon {
     this.send({ jsonrpc: '2.0', id: request.id, result });
   }
 
-  didChange(session, revision, changes, cause) {
+  didChange(session, revision, changes, cause, splices) {
     const params = { session, revision, changes };
+    if (splices !== undefined) params.splices = splices;
     if (cause !== undefined) params.cause = cause;
     this.send({ jsonrpc: '2.0', method: 'didChange', params });
   }
 
-  /** Answers initialize and session/open for one `thing`. */
-  async openThing(client, state = { name: '', upper: '', 'go.enabled': true, 'go.running': false }) {
-    const opening = client.open('thing');
+  /** Answers initialize and session/open for one `thing` (of `schema`'s type). */
+  async openThing(client, state = { name: '', upper: '', 'go.enabled': true, 'go.running': false }, schema = THING_SCHEMA) {
+    const opening = client.open(schema.type);
     const initialize = await this.next();
-    this.respond(initialize, { protocolVersion: 1, serverInfo: { name: 'fake', version: '0' }, viewModels: [THING_SCHEMA] });
+    this.respond(initialize, { protocolVersion: 1, serverInfo: { name: 'fake', version: '0' }, viewModels: [schema] });
     const open = await this.next();
     this.respond(open, { session: 1, revision: 0, state });
     return opening;

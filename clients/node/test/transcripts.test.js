@@ -104,6 +104,9 @@ const files = readdirSync(TRANSCRIPTS_DIR).filter((name) => name.endsWith('.json
 
 test('the transcripts folder is not empty', () => {
   assert.ok(files.length > 0, `no transcripts in ${TRANSCRIPTS_DIR}`);
+  for (const name of ['splices.jsonl', 'capabilities.jsonl', 'undo.jsonl', 'undo-commands.jsonl', 'snapshot.jsonl']) {
+    assert.ok(files.includes(name), `${name} is replayed`);
+  }
 });
 
 for (const name of files) {

@@ -20,23 +20,24 @@ from .errors import (
     ERROR_CLASSES, BinderyError, BinderyException, ClientClosed, CommandDisabled, CommandFailed,
     DaemonExited, DaemonNotFound, FramingError, InternalError, InvalidParams, InvalidRequest,
     MethodNotFound, NeedsDeterministicMode, OpenFailed, ParseError, ReadOnlyField, RequestCancelled,
-    RequestTimeout, SchemaMismatch, UnknownCommand, UnknownField, UnknownSession, UnknownType, WaitTimeout,
-    WrongValueType, error_from_json,
+    RequestTimeout, SchemaMismatch, SnapshotMismatch, UnknownCommand, UnknownField, UnknownSession, UnknownType,
+    WaitTimeout, WrongValueType, error_from_json,
 )
 from .framing import CONTENT_LENGTH, NDJSON, FrameDecoder, encode_frame
 from .schema import CommandSchema, FieldSchema, Schema
 from .session import Session
-from .state import MISSING, Changes
+from .state import MISSING, Changes, History, Snapshot
 from .typed import AsyncTypedSession, TypedSession
 
 __all__ = [
-    "__version__", "Client", "Session", "AsyncClient", "AsyncSession", "Changes", "MISSING",
+    "__version__", "Client", "Session", "AsyncClient", "AsyncSession", "Changes", "History", "Snapshot", "MISSING",
     "Schema", "FieldSchema", "CommandSchema", "find_daemon", "TypedSession", "AsyncTypedSession",
     "CONTENT_LENGTH", "NDJSON", "FrameDecoder", "encode_frame",
     "BinderyException", "BinderyError", "ERROR_CLASSES", "error_from_json",
     "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
-    "SchemaMismatch", "RequestCancelled", "DaemonNotFound", "DaemonExited", "ClientClosed", "RequestTimeout",
+    "SchemaMismatch", "SnapshotMismatch", "RequestCancelled", "DaemonNotFound", "DaemonExited", "ClientClosed",
+    "RequestTimeout",
     "WaitTimeout", "FramingError",
 ]

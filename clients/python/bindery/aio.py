@@ -11,7 +11,7 @@ from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
 from .schema import Schema
-from .state import MISSING, Changes, SessionBase
+from .state import MISSING, Changes, History, SessionBase, Snapshot
 
 __all__ = ["AsyncClient", "AsyncSession", "ChangeStream"]
 
@@ -88,6 +88,18 @@ class AsyncSession(SessionBase):
         """Re-reads the whole state (session/state); returns ``state``."""
         return await self._client._run(self._refresh_flow(timeout))
 
+    async def undo(self, timeout: Optional[float] = None) -> History:
+        """Undoes the last step of this session's writes (session/undo). See Session.undo."""
+        return await self._client._run(self._history_flow("session/undo", timeout))
+
+    async def redo(self, timeout: Optional[float] = None) -> History:
+        """Writes again what the last undo took back (session/redo). See Session.redo."""
+        return await self._client._run(self._history_flow("session/redo", timeout))
+
+    async def take_snapshot(self, timeout: Optional[float] = None) -> Snapshot:
+        """The daemon's snapshot of this session (session/snapshot), for ``open(..., restore=)``."""
+        return await self._client._run(self._take_snapshot_flow(timeout))
+
     async def observe(self, names: Iterable[str], timeout: Optional[float] = None) -> Dict[str, Any]:
         """Pushes only these members from now on (session/observe); returns the new ``state``."""
         return await self._client._run(self._observe_flow(names, timeout))
@@ -142,8 +154,9 @@ class AsyncClient(Hub[AsyncSession]):
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
-                 cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES) -> None:
-        super().__init__(daemon, args, timeout)
+                 cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
+                 splices: bool = True) -> None:
+        super().__init__(daemon, args, timeout, splices)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
         self._initialize = initialize
@@ -167,9 +180,10 @@ class AsyncClient(Hub[AsyncSession]):
 
     async def open(self, type: str, args: Optional[Dict[str, Any]] = None,
                    observe: Optional[Sequence[str]] = None, key: Optional[str] = None,
-                   timeout: Optional[float] = None, *, schema_hash: Optional[str] = None) -> AsyncSession:
+                   timeout: Optional[float] = None, *, schema_hash: Optional[str] = None,
+                   restore: Optional[Mapping[str, Any]] = None) -> AsyncSession:
         """Opens a session (session/open). See Client.open."""
-        return await self._run(self._open_flow(type, args, observe, key, timeout, schema_hash))
+        return await self._run(self._open_flow(type, args, observe, key, timeout, schema_hash, restore))
 
     async def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe)."""

@@ -24,14 +24,17 @@ class Client(Hub[Session]):
     sends ``shutdown`` and ``exit`` and waits for the process. ``daemon`` is the executable
     (default: $BINDERYD, PATH, ~/.local/bin, then the repository's .build), ``args`` extra daemon
     arguments (``["--deterministic"]``), ``timeout`` the default for every request (None: wait as
-    long as the daemon lives). Thread-safe: calls from several threads are pipelined.
+    long as the daemon lives). ``splices=False`` does not ask for list splices (the daemon then
+    sends lists whole; ``state`` is the same either way). Thread-safe: calls from several threads
+    are pipelined.
     """
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
-                 cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES) -> None:
-        super().__init__(daemon, args, timeout)
+                 cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
+                 splices: bool = True) -> None:
+        super().__init__(daemon, args, timeout, splices)
         self._dispatcher = CallbackDispatcher()
         self._connection = Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                       cancel_grace=cancel_grace)
@@ -42,15 +45,18 @@ class Client(Hub[Session]):
 
     def open(self, type: str, args: Optional[Dict[str, Any]] = None, observe: Optional[Sequence[str]] = None,
              key: Optional[str] = None, timeout: Optional[float] = None, *,
-             schema_hash: Optional[str] = None) -> Session:
+             schema_hash: Optional[str] = None, restore: Optional[Mapping[str, Any]] = None) -> Session:
         """Opens a session of a view model ``type`` (session/open).
 
         ``args`` go to the type's constructor, ``observe`` limits the members pushed, ``key``
         names a session to share: opening a key that is open returns the same session.
         ``schema_hash`` is the type's schemaHash as a generated client knows it: when the daemon's
-        differs, the open fails with SchemaMismatch (see bindery.typed).
+        differs, the open fails with SchemaMismatch (see bindery.typed). ``restore`` is a
+        snapshot (``session.take_snapshot()``) whose fields the new session starts with; one that
+        does not fit the type fails with SnapshotMismatch. ``session.restored`` tells whether a
+        keyed session came back from ``binderyd --state DIR``.
         """
-        return self._run(self._open_flow(type, args, observe, key, timeout, schema_hash))
+        return self._run(self._open_flow(type, args, observe, key, timeout, schema_hash, restore))
 
     def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe): of every type, or only ``type``."""

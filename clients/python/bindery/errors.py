@@ -8,7 +8,7 @@ __all__ = [
     "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
-    "SchemaMismatch", "RequestCancelled",
+    "SchemaMismatch", "SnapshotMismatch", "RequestCancelled",
     "DaemonNotFound", "DaemonExited", "ClientClosed", "RequestTimeout", "WaitTimeout", "FramingError",
     "error_from_json", "ERROR_CLASSES",
 ]
@@ -78,7 +78,7 @@ class InternalError(BinderyError):
     code_value = -32603
 
 
-# Bindery's codes (-32010..-32021) and LSP's RequestCancelled.
+# Bindery's codes (-32010..-32022) and LSP's RequestCancelled.
 
 class UnknownType(BinderyError):
     """session/open or viewModels/describe with an unregistered type."""
@@ -155,6 +155,15 @@ class SchemaMismatch(BinderyError):
         super().__init__(code, message, data, local=local)
 
 
+class SnapshotMismatch(BinderyError):
+    """session/open's ``restore`` does not fit the type: a snapshot of another type, or one with a
+    field the type no longer has, a field that is not writable, or a value the field no longer
+    takes. ``data`` is ``{type, schemaHash, reason}`` (the daemon's type and hash, and what did not
+    fit); nothing was opened."""
+
+    code_value = -32022
+
+
 class RequestCancelled(BinderyError):
     """$/cancelRequest, or the session closed, while the command ran."""
 
@@ -166,7 +175,7 @@ ERROR_CLASSES: Dict[int, Type[BinderyError]] = {
     for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError,
                 UnknownType, UnknownSession, UnknownField, ReadOnlyField, WrongValueType,
                 UnknownCommand, CommandDisabled, CommandFailed, OpenFailed, NeedsDeterministicMode,
-                SchemaMismatch, RequestCancelled)
+                SchemaMismatch, SnapshotMismatch, RequestCancelled)
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, Generic, List, Optional, Sequence, TypeVar
+from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, TypeVar
 
 from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
@@ -33,11 +33,16 @@ class Hub(Generic[S]):
     #: Default time limit of every request, in seconds (None: as long as the daemon lives).
     timeout: Optional[float] = None
 
-    def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float]) -> None:
+    def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float],
+                 splices: bool = True) -> None:
         #: The daemon's executable (see find_daemon) and the whole command line.
         self.daemon_path = find_daemon(daemon)
         self._argv = [self.daemon_path, *(args or [])]
         self.timeout = timeout
+        self._splices = splices
+        #: The capabilities the daemon agreed to in ``initialize`` (``{"splices": True}``); empty
+        #: when it agreed to none, or was not initialized.
+        self.capabilities: Dict[str, Any] = {}
         self._peer: Optional[Endpoint] = None
         self._sessions: Dict[int, S] = {}
         self._schemas: Dict[str, Schema] = {}
@@ -129,8 +134,9 @@ class Hub(Generic[S]):
             raise
 
     def _open_flow(self, type_name: str, args: Optional[Dict[str, Any]], observe: Optional[Sequence[str]],
-                   key: Optional[str], timeout: Optional[float], schema_hash: Optional[str] = None) -> Flow[S]:
-        params = self._open_params(type_name, args, observe, key, schema_hash)
+                   key: Optional[str], timeout: Optional[float], schema_hash: Optional[str] = None,
+                   restore: Optional[Mapping[str, Any]] = None) -> Flow[S]:
+        params = self._open_params(type_name, args, observe, key, schema_hash, restore)
         opened: List[S] = []
 
         def adopt(result: Any, pending: Pending) -> None:  # on the reader, before any didChange for it
@@ -150,15 +156,17 @@ class Hub(Generic[S]):
 
     # Schemas.
 
-    @staticmethod
-    def _initialize_params() -> Dict[str, Any]:
+    def _initialize_params(self) -> Dict[str, Any]:
         from . import __version__
+        # splices: the daemon may send a list's edit instead of the whole list; the mirror folds
+        # it back into the whole list, so nothing changes for code that reads state.
         return {"processId": os.getpid(), "clientInfo": {"name": CLIENT_NAME, "version": __version__},
-                "capabilities": {}}
+                "capabilities": {"splices": True} if self._splices else {}}
 
     def _take_initialize(self, result: Dict[str, Any]) -> None:
         self.protocol_version = result.get("protocolVersion")
         self.server_info = result.get("serverInfo") or {}
+        self.capabilities = dict(result.get("capabilities") or {})
         self._take_schemas(result.get("viewModels") or [])
 
     def _take_schemas(self, view_models: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
@@ -184,7 +192,8 @@ class Hub(Generic[S]):
     # Building requests.
 
     def _open_params(self, type_name: str, args: Optional[Dict[str, Any]], observe: Optional[Sequence[str]],
-                     key: Optional[str], schema_hash: Optional[str] = None) -> Dict[str, Any]:
+                     key: Optional[str], schema_hash: Optional[str] = None,
+                     restore: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         params: Dict[str, Any] = {"type": type_name}
         if args is not None:
             params["args"] = args
@@ -198,6 +207,8 @@ class Hub(Generic[S]):
             params["key"] = key
         if schema_hash is not None:
             params["schemaHash"] = schema_hash
+        if restore is not None:
+            params["restore"] = dict(restore)
         return params
 
     # Reader hooks.
@@ -207,10 +218,12 @@ class Hub(Generic[S]):
         session_id = result["session"]
         existing = self._sessions.get(session_id)
         if existing is not None:
+            existing._restored = bool(result.get("restored"))
             self._take_snapshot(existing, result)
             return existing
         session = self._new_session(session_id, type_name, key, result.get("state") or {},
                                     result.get("revision", 0))
+        session._restored = bool(result.get("restored"))
         self._sessions[session_id] = session
         return session
 
@@ -233,17 +246,34 @@ class Hub(Generic[S]):
         if session is None:
             logger.debug("bindery: didChange for session %r, not open here", params.get("session"))
             return
-        changes, gap = session._apply_did_change(params)
-        self._deliver(session, changes)
-        if gap:
-            logger.warning("bindery: revision gap in session %d (got %r); resynchronising",
-                           session.id, params.get("revision"))
-            self._resync(session)
+        written = self._written(params) if "splices" in params else None
+        changes, out_of_step = session._apply_did_change(params, written)
+        if changes:
+            self._deliver(session, changes)
+        else:
+            self._touch(session)  # only splices that did not fit: the resync delivers them
+        if out_of_step:
+            self._resync(session, out_of_step)
 
-    def _resync(self, session: S) -> None:
-        """Asks for session/state without waiting; the snapshot replaces the mirror when it comes."""
+    def _written(self, params: Dict[str, Any]) -> Dict[str, Any]:
+        """The field and value of the setField that caused this didChange, if one did: the daemon
+        counts what a client writes as sent (no echo), so it splices that field from that value."""
+        cause = params.get("cause")
+        pending = self._conn().pending(cause) if isinstance(cause, int) and not isinstance(cause, bool) else None
+        write = pending.params if pending is not None and pending.method == "setField" else None
+        if not isinstance(write, dict) or write.get("session") != params.get("session") \
+                or not isinstance(write.get("field"), str) or "value" not in write:
+            return {}
+        return {write["field"]: write["value"]}
+
+    def _resync(self, session: S, why: str = "") -> None:
+        """Asks for session/state without waiting; the snapshot replaces the mirror when it comes.
+
+        One at a time: the state a resync brings is newer than anything that arrived before it."""
         if session._resyncing or session.closed:
             return
+        if why:
+            logger.warning("bindery: session %d is out of step (%s); resynchronising", session.id, why)
         session._resyncing = True
 
         def done(result: Dict[str, Any], pending: Pending) -> None:
@@ -266,6 +296,14 @@ class Hub(Generic[S]):
             lost = session._store_written(field, value, pending.caused, revision)
             self._touch(session)
             if lost:
+                self._resync(session)
+        return hook
+
+    def _after_history(self, session: S) -> ResultHook:
+        """The on_result hook of session/undo and session/redo: their didChanges came first (cause:
+        this request) and carry the restored fields; a revision beyond the mirror's means one was lost."""
+        def hook(result: Any, pending: Pending) -> None:
+            if session._is_behind(result.get("revision") if isinstance(result, dict) else None):
                 self._resync(session)
         return hook
 

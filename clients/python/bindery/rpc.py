@@ -196,6 +196,11 @@ class RpcPeer:
         with self._lock:
             return len(self._pending)
 
+    def pending(self, request_id: int) -> Optional[Pending]:
+        """The request with this id, while it waits for its answer."""
+        with self._lock:
+            return self._pending.get(request_id)
+
     # Receiving: called by the reader, in arrival order.
 
     def receive(self, data: bytes) -> None:
@@ -238,11 +243,14 @@ class RpcPeer:
             cause = params.get("cause")
             session = params.get("session")
             changes = params.get("changes")
+            splices = params.get("splices")
             if isinstance(cause, int) and isinstance(changes, dict):
                 with self._lock:
                     pending = self._pending.get(cause)
                 if pending is not None:
                     pending.caused.update((session, name) for name in changes)
+                    if isinstance(splices, dict):  # a list sent as its edit was sent all the same
+                        pending.caused.update((session, name) for name in splices)
             if self.on_did_change is not None:
                 self.on_did_change(params)
             return

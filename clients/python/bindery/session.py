@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Optional
 
 from .connection import _sliced_wait
 from .schema import Schema
-from .state import MISSING, Changes, SessionBase
+from .state import MISSING, Changes, History, SessionBase, Snapshot
 
 if TYPE_CHECKING:
     from .client import Client
@@ -52,6 +52,24 @@ class Session(SessionBase):
         """Re-reads the whole state (session/state); returns ``state``."""
         return self._client._run(self._refresh_flow(timeout))
 
+    def undo(self, timeout: Optional[float] = None) -> History:
+        """Undoes the last step of this session's writes (session/undo): a typing burst to one
+        field, an undoable command. ``state`` already shows the fields written back (and what
+        follows from them) when it returns; so do ``on_change`` callbacks (cause: this request).
+        Returns ``History(revision, can_undo, can_redo)``; with nothing to undo, nothing changes."""
+        return self._client._run(self._history_flow("session/undo", timeout))
+
+    def redo(self, timeout: Optional[float] = None) -> History:
+        """Writes again what the last undo took back (session/redo); see ``undo``. A new ``set``,
+        or a command that is not undoable, clears what could be redone."""
+        return self._client._run(self._history_flow("session/redo", timeout))
+
+    def take_snapshot(self, timeout: Optional[float] = None) -> Snapshot:
+        """The daemon's snapshot of this session (session/snapshot): ``{type, schemaHash, revision,
+        fields}``, the writable fields' values. ``client.open(type, restore=snapshot)`` opens a new
+        session that starts from them. (``snapshot()`` is something else: a copy of ``state``.)"""
+        return self._client._run(self._take_snapshot_flow(timeout))
+
     def observe(self, names: Iterable[str], timeout: Optional[float] = None) -> Dict[str, Any]:
         """From now on only these members are pushed (session/observe); returns the new ``state``."""
         return self._client._run(self._observe_flow(names, timeout))
@@ -65,10 +83,12 @@ class Session(SessionBase):
     def on_change(self, callback: ChangeCallback) -> Callable[[], None]:
         """Calls ``callback(changes)`` for every change set, in order, on the client's callback thread.
 
-        ``changes`` is a Changes dict (with ``revision`` and ``cause``); ``state`` already holds it
-        when the callback runs (and perhaps later changes too). The callback thread is one per
-        client, named ``bindery-callbacks``: never the reader, never the thread that made the call
-        that caused the change. Returns a function that removes the callback.
+        ``changes`` is a Changes dict (with ``revision`` and ``cause``) of new whole values, lists
+        included; ``changes.splices`` has the edit of each list the daemon sent as a splice.
+        ``state`` already holds it when the callback runs (and perhaps later changes too). The
+        callback thread is one per client, named ``bindery-callbacks``: never the reader, never
+        the thread that made the call that caused the change. Returns a function that removes
+        the callback.
         """
         return self._add_listener(callback)
 

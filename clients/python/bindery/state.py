@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple, TypedDict
 
 from .endpoint import WAIT_CHANGE, Flow
 from .errors import UnknownSession, WaitTimeout
 from .schema import Schema
+from .splices import apply_splice
 
 if TYPE_CHECKING:
     from .hub import Hub
 
-__all__ = ["Changes", "SessionBase", "MISSING"]
+__all__ = ["Changes", "SessionBase", "MISSING", "History", "Snapshot"]
 
 
 class _Missing:
@@ -34,24 +35,53 @@ class Changes(Dict[str, Any]):
     """One change set: the members that changed and their new values, in declaration order.
 
     A plain dict, plus ``session`` (id), ``revision`` (the session's revision after it), ``cause``
-    (the id of the request that caused it, None for timers) and ``resync`` (true when the client
+    (the id of the request that caused it, None for timers), ``resync`` (true when the client
     computed it by comparing a snapshot with its mirror: a resync after a gap in revisions,
-    ``refresh``, ``observe`` or a keyed reopen).
+    ``refresh``, ``observe`` or a keyed reopen) and ``splices``.
+
+    A list the daemon sent as a splice is in the dict with its new whole value, like any other
+    member, and in ``splices`` by name with the edit itself, ``{"ops": [{"at", "delete",
+    "insert"}], "length"}`` (protocol.md, "List splices"): for a view that inserts one row rather
+    than redraw the list. ``splices`` is empty when the daemon sent whole values.
     """
 
     def __init__(self, changes: Dict[str, Any], session: int, revision: int,
-                 cause: Any = None, resync: bool = False) -> None:
+                 cause: Any = None, resync: bool = False, splices: Optional[Dict[str, Any]] = None) -> None:
         super().__init__(changes)
         self.session = session
         self.revision = revision
         self.cause = cause
         self.resync = resync
+        self.splices: Dict[str, Any] = splices or {}
 
     __str__ = dict.__repr__  # print(changes) shows the changes
 
     def __repr__(self) -> str:
-        return "Changes(%s, session=%d, revision=%d, cause=%r)" % (
-            dict.__repr__(self), self.session, self.revision, self.cause)
+        return "Changes(%s, session=%d, revision=%d, cause=%r%s)" % (
+            dict.__repr__(self), self.session, self.revision, self.cause,
+            ", splices=%r" % self.splices if self.splices else "")
+
+
+class History(NamedTuple):
+    """What ``undo()`` and ``redo()`` return (session/undo, session/redo)."""
+
+    #: The session's revision once the changes the undo (or redo) caused were applied.
+    revision: int
+    #: Whether another step can be undone.
+    can_undo: bool
+    #: Whether a step can be redone.
+    can_redo: bool
+
+
+class Snapshot(TypedDict):
+    """What ``take_snapshot()`` returns (session/snapshot), and ``open(..., restore=)`` takes: a
+    plain JSON-ready dict, to keep (``json.dump`` it) and restore later."""
+
+    type: str
+    schemaHash: str
+    revision: int
+    #: The writable fields' values (outputs are recomputed when it is restored).
+    fields: Dict[str, Any]
 
 
 class SessionBase:
@@ -67,7 +97,9 @@ class SessionBase:
         self._state: Dict[str, Any] = dict(state)
         self._revision = revision
         self._closed = False
+        self._restored = False
         self._resyncing = False
+        self._stale: Set[str] = set()  # lists whose splice did not fit: out of step until a whole value
         # Reentrant: a wait_until predicate may call get() while the waiter holds the lock.
         self._lock = threading.RLock()
         self._version = 0  # counts wake-ups: a waiter that saw n waits until it is no longer n
@@ -88,6 +120,12 @@ class SessionBase:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def restored(self) -> bool:
+        """True when the last ``open`` of this session found it stored by ``binderyd --state DIR``
+        (its fields came back from the previous run; outputs were recomputed)."""
+        return self._restored
 
     @property
     def fields(self) -> List[str]:
@@ -160,16 +198,44 @@ class SessionBase:
 
     # Updates: called on the reader, in arrival order.
 
-    def _apply_did_change(self, params: Dict[str, Any]) -> Tuple[Changes, bool]:
-        """Applies a didChange; returns its change set and whether its revision left a gap."""
+    def _apply_did_change(self, params: Dict[str, Any], written: Optional[Dict[str, Any]] = None
+                          ) -> Tuple[Changes, str]:
+        """Applies a didChange; returns its change set, and why the client is out of step and must
+        resync ("" when it is not): a gap in revisions, or a splice that does not fit.
+
+        ``written`` holds the field a setField that caused this didChange wrote: the daemon counts
+        that value as sent, so a splice of that field applies to it, not to the mirror's older one.
+        """
         revision = params.get("revision")
         changes = params.get("changes") or {}
+        splices = params.get("splices") or {}
         with self._lock:
             gap = not isinstance(revision, int) or revision != self._revision + 1
+            why = "revision %r after %d: a didChange was lost" % (revision, self._revision) if gap else ""
             self._state.update(changes)
+            self._stale.difference_update(changes)  # a whole value puts a list back in step
+            applied: Dict[str, Any] = dict(changes)
+            spliced: Dict[str, Any] = {}
+            for name, splice in splices.items():
+                new = None if gap else self._splice(name, splice, written or {})
+                if new is None:
+                    self._stale.add(name)  # never fold a splice into a list that may be wrong
+                    continue
+                self._state[name] = applied[name] = new
+                spliced[name] = splice
+            if changes and spliced:  # declaration order, as the mirror has it
+                applied = {name: applied[name] for name in self._state if name in applied}
             if isinstance(revision, int):
                 self._revision = revision
-        return Changes(changes, self.id, self._revision, params.get("cause")), gap
+        if len(spliced) < len(splices) and not why:
+            why = "a list splice that does not fit"
+        return Changes(applied, self.id, self._revision, params.get("cause"), splices=spliced), why
+
+    def _splice(self, name: str, splice: Any, written: Dict[str, Any]) -> Optional[List[Any]]:
+        """The new value of a spliced list member; None when it cannot be known here."""
+        if name in self._stale or name not in self._state:
+            return None
+        return apply_splice(written[name] if name in written else self._state[name], splice)
 
     def _apply_snapshot(self, revision: Any, state: Dict[str, Any]) -> Changes:
         """Replaces the mirror (session/state, session/observe, a keyed reopen); returns the diff."""
@@ -178,6 +244,7 @@ class SessionBase:
                     if name not in self._state or self._state[name] != value}
             self._state.clear()  # same dict object: `state` stays live for whoever holds it
             self._state.update(state)
+            self._stale.clear()
             if isinstance(revision, int):
                 self._revision = revision
             return Changes(diff, self.id, self._revision, None, resync=True)
@@ -192,6 +259,11 @@ class SessionBase:
         with self._lock:
             if field in self._state and (self.id, field) not in set(caused):
                 self._state[field] = value
+            return isinstance(revision, int) and revision > self._revision
+
+    def _is_behind(self, revision: Any) -> bool:
+        """Whether a response names a revision the mirror has not reached: a didChange was lost."""
+        with self._lock:
             return isinstance(revision, int) and revision > self._revision
 
     def _mark_closed(self) -> None:
@@ -233,6 +305,17 @@ class SessionBase:
         params = self._invoke_params(command, args)
         result = yield from self._hub._call_flow("invoke", params, timeout)
         return result.get("result") if isinstance(result, dict) else result
+
+    def _history_flow(self, method: str, timeout: Optional[float]) -> Flow[History]:
+        """session/undo or session/redo; the restored fields come by didChange before the answer."""
+        self._check_open()
+        result = yield from self._hub._call_flow(method, {"session": self.id}, timeout, self._hub._after_history(self))
+        return History(int(result["revision"]), bool(result["canUndo"]), bool(result["canRedo"]))
+
+    def _take_snapshot_flow(self, timeout: Optional[float]) -> Flow[Snapshot]:
+        self._check_open()
+        result = yield from self._hub._call_flow("session/snapshot", {"session": self.id}, timeout)
+        return result  # type: ignore[no-any-return]
 
     def _refresh_flow(self, timeout: Optional[float]) -> Flow[Dict[str, Any]]:
         self._check_open()

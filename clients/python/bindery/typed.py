@@ -14,11 +14,14 @@ else goes through the wrapped ``session`` (the protocol lives there, not here).
 """
 from __future__ import annotations
 
-from typing import Any, AsyncIterator, Awaitable, Callable, ClassVar, Dict, Generic, Optional, Type, TypeVar, Union, cast
+from typing import (
+    Any, AsyncIterator, Awaitable, Callable, ClassVar, Dict, Generic, Mapping, Optional, Type, TypeVar, Union, cast,
+)
 
 from .aio import AsyncClient, AsyncSession
 from .client import Client
 from .session import Session
+from .state import History, Snapshot
 
 __all__ = ["TypedSession", "AsyncTypedSession"]
 
@@ -48,10 +51,13 @@ class TypedSession(Generic[StateT, ChangesT]):
 
     @classmethod
     def open(cls: Type[_S], client: Client, args: Optional[Dict[str, Any]] = None, *,
-             key: Optional[str] = None, timeout: Optional[float] = None) -> _S:
+             key: Optional[str] = None, timeout: Optional[float] = None,
+             restore: Optional[Mapping[str, Any]] = None) -> _S:
         """Opens a session (Client.open) with the generated schemaHash; SchemaMismatch when the
-        daemon's type differs from the one this class was generated from."""
-        return cls(client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash))
+        daemon's type differs from the one this class was generated from. ``restore``: a snapshot
+        (``take_snapshot()``) the session starts from (SnapshotMismatch when it does not fit)."""
+        return cls(client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
+                               restore=restore))
 
     @property
     def state(self) -> StateT:
@@ -70,6 +76,11 @@ class TypedSession(Generic[StateT, ChangesT]):
     def closed(self) -> bool:
         return self.session.closed
 
+    @property
+    def restored(self) -> bool:
+        """Whether the session came back from ``binderyd --state DIR`` (Session.restored)."""
+        return self.session.restored
+
     def snapshot(self) -> StateT:
         """A copy of the state, taken atomically."""
         return cast(StateT, self.session.snapshot())
@@ -77,6 +88,18 @@ class TypedSession(Generic[StateT, ChangesT]):
     def refresh(self, timeout: Optional[float] = None) -> StateT:
         """Re-reads the whole state (session/state)."""
         return cast(StateT, self.session.refresh(timeout))
+
+    def undo(self, timeout: Optional[float] = None) -> History:
+        """Undoes the last step of this session's writes (Session.undo)."""
+        return self.session.undo(timeout)
+
+    def redo(self, timeout: Optional[float] = None) -> History:
+        """Writes again what the last undo took back (Session.redo)."""
+        return self.session.redo(timeout)
+
+    def take_snapshot(self, timeout: Optional[float] = None) -> Snapshot:
+        """The daemon's snapshot of the session, for ``open(client, restore=...)`` (Session.take_snapshot)."""
+        return self.session.take_snapshot(timeout)
 
     def on_change(self, callback: Callable[[ChangesT], Any]) -> Callable[[], None]:
         """``callback(changes)`` for every change set (see Session.on_change); returns its remover.
@@ -116,10 +139,12 @@ class AsyncTypedSession(Generic[StateT, ChangesT]):
 
     @classmethod
     async def open(cls: Type[_A], client: AsyncClient, args: Optional[Dict[str, Any]] = None, *,
-                   key: Optional[str] = None, timeout: Optional[float] = None) -> _A:
+                   key: Optional[str] = None, timeout: Optional[float] = None,
+                   restore: Optional[Mapping[str, Any]] = None) -> _A:
         """Opens a session (AsyncClient.open) with the generated schemaHash; SchemaMismatch when
-        the daemon's type differs."""
-        return cls(await client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash))
+        the daemon's type differs, SnapshotMismatch when ``restore`` does not fit."""
+        return cls(await client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
+                                     restore=restore))
 
     @property
     def state(self) -> StateT:
@@ -137,11 +162,24 @@ class AsyncTypedSession(Generic[StateT, ChangesT]):
     def closed(self) -> bool:
         return self.session.closed
 
+    @property
+    def restored(self) -> bool:
+        return self.session.restored
+
     def snapshot(self) -> StateT:
         return cast(StateT, self.session.snapshot())
 
     async def refresh(self, timeout: Optional[float] = None) -> StateT:
         return cast(StateT, await self.session.refresh(timeout))
+
+    async def undo(self, timeout: Optional[float] = None) -> History:
+        return await self.session.undo(timeout)
+
+    async def redo(self, timeout: Optional[float] = None) -> History:
+        return await self.session.redo(timeout)
+
+    async def take_snapshot(self, timeout: Optional[float] = None) -> Snapshot:
+        return await self.session.take_snapshot(timeout)
 
     def on_change(self, callback: Callable[[ChangesT], Union[None, Awaitable[None]]]) -> Callable[[], None]:
         """``callback(changes)`` (a function or a coroutine function) for every change set."""

@@ -5,45 +5,11 @@ transports do for real. One copy of the timeout, cancellation and reader rules s
 """
 from __future__ import annotations
 
-import json
-from typing import Any, List, Optional
-
 import pytest
 
-from bindery import NDJSON, DaemonExited, RequestCancelled, RequestTimeout
-from bindery.endpoint import DRAIN, READ, WAIT_ANSWER, WAIT_EXIT, Endpoint, Stepper
-
-
-class Scripted(Endpoint):
-    """An Endpoint whose transport only records what is written."""
-
-    def __init__(self) -> None:
-        super().__init__(["binderyd"], framing=NDJSON)
-        self.sent: List[Any] = []
-        self.killed = False
-        self.lost = False
-
-    def _transmit(self, data: bytes) -> None:
-        self.sent.extend(json.loads(line) for line in data.splitlines())
-
-    def _close_stdin(self) -> None:
-        pass
-
-    def _kill(self) -> None:
-        self.killed = True
-
-    def _returncode(self) -> Optional[int]:
-        return None
-
-    def _actor(self) -> object:
-        return None
-
-    def _signal_lost(self) -> None:
-        self.lost = True
-
-
-def answer(endpoint: Scripted, message: Any) -> None:
-    endpoint.receive(json.dumps(message).encode() + b"\n")
+from bindery import DaemonExited, RequestCancelled, RequestTimeout
+from bindery.endpoint import DRAIN, READ, WAIT_ANSWER, WAIT_EXIT, Stepper
+from scripted import Scripted, answer
 
 
 def test_a_timeout_sends_cancel_request_and_keeps_the_daemons_answer() -> None:

@@ -26,9 +26,13 @@ login.onChange((changes) => {
   console.log(first);
 });
 
+// History: results and snapshots are typed too.
+const revision: string = (await login.undo()).revision; // error TS2322
+await LoginSession.open(client, { restore: 'snapshot' }); // error TS2322
+
 // Members a type does not have.
 const helium = await ElementSession.open(client, { args: { symbol: 'He' } });
 await helium.setName('Deuterium'); // error TS2339
 
-console.log(typo, count, stars);
+console.log(typo, count, stars, revision);
 await client.close();

@@ -1,6 +1,7 @@
 // A script using the generated typings (bindery-client/seeds): `tsc --strict --noEmit` must accept
 // it (test/typecheck.test.js). Every seed type, through its generated class.
-import { Client, SchemaMismatchError } from 'bindery-client';
+import { Client, SchemaMismatchError, SnapshotMismatchError } from 'bindery-client';
+import type { HistoryResult, Snapshot, Splice } from 'bindery-client';
 import {
   AddMovieSession, BottomBarSession, ElementSession, EmailSession, LoginSession, MovieListSession, PackageSession,
   SurveySession,
@@ -27,6 +28,18 @@ await survey.setApproxSalary(45000.5);
 await survey.setIsCurrentEmployer(true);
 const pretty: string = survey.state.prettyString;
 const years: number | null = survey.state.yearsOfExperience;
+const undone: HistoryResult = await survey.undo();
+const canRedo: boolean = undone.canRedo;
+await survey.redo();
+const kept: Snapshot = await survey.snapshot();
+const copy = await SurveySession.open(client, { restore: kept });
+const restored: boolean = copy.restored;
+try {
+  await client.open('survey', { restore: { type: 'survey', fields: { nickname: 'Ada' } } });
+} catch (error) {
+  if (error instanceof SnapshotMismatchError) console.log(error.data.reason);
+}
+const splicing: boolean | undefined = client.capabilities.splices;
 
 const login = await LoginSession.open(client, { key: 'main' });
 await login.setFirstName('Ada');
@@ -56,6 +69,10 @@ await add.setRating(rating);
 const canSave: boolean = add.state['save.enabled'];
 const movie: Movie = await add.save();
 const titles: string[] = list.state.movies.map((each) => `${each.fullTitle} (${each.givenRating})`);
+list.onChange((changes, { splices }) => {
+  const edit: Splice | undefined = splices.movies;
+  console.log(changes.movies?.length, edit?.ops[0]?.at, edit?.length);
+});
 for await (const changes of list.changes()) {
   const movies: Movie[] | undefined = changes.movies;
   console.log(movies?.length);
@@ -73,5 +90,6 @@ try {
   if (error instanceof SchemaMismatchError) console.log(error.data.expected);
 }
 
+console.log(canRedo, restored, splicing);
 console.log(message, pretty, years, token, loggedIn, nothing, weights, weight, canSave, movie.id, titles, text, validity);
 await client.close();

@@ -28,7 +28,11 @@ def misuse(client: Client) -> None:
     login.on_change(on_change)
     login.on_change(lambda changes: changes["firstNme"])  # error: [typeddict-item]
 
+    # History: results and snapshots are typed too.
+    revision: str = login.undo().revision  # error: [assignment]
+    LoginSession.open(client, restore="snapshot")  # error: [arg-type]
+
     # Members a type does not have: element has only outputs.
     helium = ElementSession.open(client, {"symbol": "He"})
     helium.set_name("Deuterium")  # error: [attr-defined]
-    print(typo, count, stars)
+    print(typo, count, stars, revision)

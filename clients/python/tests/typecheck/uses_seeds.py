@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import List, Optional
 
-from bindery import AsyncClient, Client, SchemaMismatch
+from bindery import AsyncClient, Client, History, SchemaMismatch, Snapshot, SnapshotMismatch
 from bindery.seeds import (
     AddMovieSession, AsyncAddMovieSession, AsyncLoginSession, AsyncMovieListSession, BottomBarSession,
     ElementSession, EmailChanges, EmailSession, LoginSession, Movie, MovieListChanges, MovieListSession,
@@ -33,6 +33,16 @@ def sync_tour(daemon: Optional[str] = None) -> List[str]:
         survey.set_approx_salary(None)
         survey.set_is_current_employer(True)
         experience: str = survey.state["experienceString"]
+        undone: History = survey.undo()
+        can_redo: bool = undone.can_redo
+        survey.redo()
+        kept: Snapshot = survey.take_snapshot()
+        copy = SurveySession.open(client, restore=kept)
+        assert copy.state["name"] == "Ada Lovelace" and can_redo and not copy.restored
+        try:
+            SurveySession.open(client, restore={"type": "survey", "fields": {"nickname": "Ada"}})
+        except SnapshotMismatch as error:
+            seen.append(str(error.data["reason"]))
 
         with LoginSession.open(client) as login:
             login.set_first_name("Ada")
