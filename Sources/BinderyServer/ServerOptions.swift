@@ -107,11 +107,11 @@ public struct ServerOptions: Sendable, Equatable {
           --max-depth N              deepest nesting of arrays and objects (default 512)
           --max-sessions N           sessions open at once (default 100000)
           --max-in-flight N          async commands running at once (default 10000)
-
-        SIGTERM and SIGINT end the daemon with code 0 once running commands have answered, or
-        after a grace period of 2 seconds.
           --version       print the version and exit
           -h, --help      print this help and exit
+
+        SIGTERM and SIGINT end the daemon with code 0 once running commands have answered, or
+        within 2 seconds in any case (commands still running then answer -32800).
         """
     }
 
