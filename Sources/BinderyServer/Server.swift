@@ -28,14 +28,14 @@ public final class Server {
     /// Why the exchange is ending, once it is; running commands cancelled then say so.
     var exitReason: String?
     var exitCode: Int32 = 0
-    private var isClosed = false
+    var isClosed = false
     /// Input read but not yet handled, oldest first, from `queueStart` on.
     private var queue: [WorkItem] = []
     private var queueStart = 0
     /// While positive, input waits in the queue: `clock/advance`, a cancellation unwinding, the end.
     private var inputHolds = 0
     /// Released when commands cancelled by a `session/close` or `$/cancelRequest` have answered.
-    private var cancellationHold: CancellationHold?
+    var cancellationHold: CancellationHold?
 
     /// - Parameters:
     ///   - registry: the view model types clients may open.
@@ -221,96 +221,6 @@ public final class Server {
         guard !isClosed else { return }
         connection.flush()
     }
-
-    // MARK: The end of the exchange
-
-    /// The client's input ended: answer what was read, let running commands answer (on the virtual
-    /// clock nobody is left to move time, so they are cancelled), then close with code 0.
-    private func endOfInput() {
-        holdInput()
-        exitReason = exitReason ?? "the client's input ended"
-        if dependencies.isDeterministic { cancelRunningCommands() }
-        closeWhenIdle()
-    }
-
-    /// `exit`: running commands are cancelled and answer -32800; then the exchange closes, with code
-    /// 0 after `shutdown` and 1 without.
-    func exitNotification() {
-        holdInput()
-        exitCode = isShutDown ? 0 : 1
-        exitReason = "the client sent exit"
-        cancelRunningCommands()
-        closeWhenIdle()
-    }
-
-    /// SIGTERM or SIGINT: input stops; running commands may answer for ``terminationGrace``, then
-    /// what is left is cancelled; the exchange closes with code 0 within two seconds in all. (The
-    /// daemon also ends the process at two seconds from another thread, for when writing is stuck.)
-    public func terminate(signal name: String) {
-        StandardStreams.log("\(serverInfo.name): info: \(name): exiting once running commands answer")
-        holdInput()
-        exitCode = 0
-        exitReason = "the daemon received \(name)"
-        closeWhenIdle()
-        Task { @MainActor in
-            try? await Task.sleep(for: Self.terminationGrace)
-            cancelRunningCommands()
-            try? await Task.sleep(for: .milliseconds(150))
-            close()
-        }
-    }
-
-    /// How long commands still running at SIGTERM may take to answer before they are cancelled.
-    static let terminationGrace = Duration.milliseconds(1650)
-
-    func cancelRunningCommands() {
-        for task in inFlight.values { task.cancel() }
-    }
-
-    /// Closes the exchange once no command is running, if it is ending.
-    func closeWhenIdle() {
-        if exitReason != nil, inFlightCount == 0 { close() }
-    }
-
-    private func close() {
-        guard !isClosed else { return }
-        sendChanges()
-        store?.flush()
-        connection.flush()
-        isClosed = true
-        connection.close(exitCode: exitCode)
-    }
-
-    // MARK: Holding input while cancellations unwind
-
-    /// Holds input back while cancelled commands unwind, until `haveAnswered` holds, so that they
-    /// answer before anything sent after the cancellation is handled: the same order on every run.
-    /// A command that ignores its cancellation is waited for two seconds at most.
-    func waitForCancelledCommands(until haveAnswered: @escaping @MainActor () -> Bool) {
-        if let hold = cancellationHold {
-            hold.conditions.append(haveAnswered)
-            return
-        }
-        let hold = CancellationHold(haveAnswered)
-        cancellationHold = hold
-        holdInput()
-        Task { @MainActor [weak self] in
-            try? await Task.sleep(for: .seconds(2))
-            self?.releaseCancellationHold(hold)
-        }
-    }
-
-    /// Called whenever a command answers: releases input once every cancelled command has.
-    func commandAnswered() {
-        guard let hold = cancellationHold, hold.conditions.allSatisfy({ $0() }) else { return }
-        releaseCancellationHold(hold)
-    }
-
-    private func releaseCancellationHold(_ hold: CancellationHold) {
-        guard cancellationHold === hold else { return }
-        cancellationHold = nil
-        releaseInput()
-    }
 }
 
 /// What a request handler answers.
@@ -323,7 +233,7 @@ enum Reply {
 
 /// The conditions under which input held for cancelled commands may flow again.
 @MainActor
-private final class CancellationHold {
+final class CancellationHold {
     var conditions: [@MainActor () -> Bool]
     init(_ condition: @escaping @MainActor () -> Bool) { conditions = [condition] }
 }
