@@ -21,7 +21,7 @@ local function utf8(cp)
   return char(0xF0 + floor(cp / 262144), 0x80 + floor(cp / 4096) % 64, 0x80 + floor(cp / 64) % 64, 0x80 + cp % 64)
 end
 
-local function skip(s, i)
+local function skip_whitespace(s, i)
   return find(s, '[^ \t\r\n]', i) or #s + 1
 end
 
@@ -60,35 +60,35 @@ local value_at
 local function object_at(s, i)
   local t, keys = {}, {}
   order[t] = keys
-  i = skip(s, i + 1)
+  i = skip_whitespace(s, i + 1)
   if byte(s, i) == 125 then return t, i + 1 end
   while true do
     if byte(s, i) ~= 34 then fail(s, i, 'expected a member name') end
     local k, v
     k, i = string_at(s, i)
-    i = skip(s, i)
+    i = skip_whitespace(s, i)
     if byte(s, i) ~= 58 then fail(s, i, "expected ':'") end
     v, i = value_at(s, i + 1)
     if t[k] == nil then keys[#keys + 1] = k end
     t[k] = v
-    i = skip(s, i)
+    i = skip_whitespace(s, i)
     local c = byte(s, i)
     if c == 125 then return t, i + 1 end
     if c ~= 44 then fail(s, i, "expected ',' or '}'") end
-    i = skip(s, i + 1)
+    i = skip_whitespace(s, i + 1)
   end
 end
 
 local function array_at(s, i)
   local t, n = {}, 0
-  i = skip(s, i + 1)
+  i = skip_whitespace(s, i + 1)
   if byte(s, i) == 93 then return t, i + 1 end
   while true do
     local v
     v, i = value_at(s, i)
     n = n + 1
     t[n] = v
-    i = skip(s, i)
+    i = skip_whitespace(s, i)
     local c = byte(s, i)
     if c == 93 then return t, i + 1 end
     if c ~= 44 then fail(s, i, "expected ',' or ']'") end
@@ -99,7 +99,7 @@ end
 local literals = { t = { 'true', true }, f = { 'false', false }, n = { 'null', vim.NIL } }
 
 function value_at(s, i)
-  i = skip(s, i)
+  i = skip_whitespace(s, i)
   local c = byte(s, i)
   if c == 123 then return object_at(s, i) end
   if c == 91 then return array_at(s, i) end
@@ -118,7 +118,7 @@ end
 -- Decodes one JSON text; null becomes vim.NIL, as with vim.json.
 function M.decode(s)
   local v, i = value_at(s, 1)
-  if skip(s, i) <= #s then fail(s, i, 'trailing characters') end
+  if skip_whitespace(s, i) <= #s then fail(s, i, 'trailing characters') end
   return v
 end
 
