@@ -41,10 +41,10 @@ class Expectations:
 
     def _cancelled_by_end_of_input(self, request):
         """In deterministic mode the end of input cancels the commands still running, once all
-        the input has been handled: when nothing but invokes (or its own batch) awaits an answer."""
+        the input has been handled: when nothing but invokes, or elements of batches (whose arrays
+        wait for an async invoke of theirs, this one's or another's), awaits an answer."""
         return self.deterministic and self.input_ended and all(
-            r.method == "invoke" or (r.batch is not None and r.batch is request.batch)
-            for r in self.pending.values())
+            r.method == "invoke" or r.batch is not None for r in self.pending.values())
 
     def _check_key_refusal(self, request, error):
         """A key held only by a canonically equivalent key is not held: no -32018 for it. (A -32018
