@@ -12,7 +12,10 @@ let package = Package(
     ],
     targets: [
         // Transport: JSON values, JSON-RPC messages, framing, stdio connection. Knows no view models.
-        .target(name: "JSONRPC"),
+        .target(name: "JSONRPC", dependencies: ["CDispatchMainQueue"]),
+        // libdispatch's main-queue hooks, so the daemon's main thread can read, parse and handle
+        // input itself and still run main-actor work (see MainLoop).
+        .target(name: "CDispatchMainQueue", linkerSettings: [.linkedLibrary("dispatch")]),
         // SplitMix64: the one seeded generator of the runtime, the property tests and the fuzzers.
         .target(name: "SeededRandom"),
         // What a view-model author imports: exposure, value coding, schema, change tracking.

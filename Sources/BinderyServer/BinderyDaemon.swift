@@ -67,7 +67,9 @@ public enum BinderyDaemon {
             Task { @MainActor in server.terminate(signal: signalName) }
         }
         server.start()
-        withExtendedLifetime((server, signals)) { dispatchMain() }
+        withExtendedLifetime((server, signals)) {
+            if MainLoop.isAvailable { MainLoop.run() } else { dispatchMain() }
+        }
     }
 }
 
@@ -77,8 +79,8 @@ public enum BinderyDaemon {
 /// for the signal's delivery and the exit itself).
 ///
 /// A plain handler and a pipe (the self-pipe trick), not a dispatch source: on Linux a signal may be
-/// delivered to any thread that does not block it — after `dispatchMain()` the main thread waits in
-/// `sigsuspend` with nothing blocked — and a dispatch source's "ignore" disposition then drops it.
+/// delivered to any thread that does not block it — the main thread, waiting in `poll` (or in
+/// `dispatchMain()`'s `sigsuspend`) — and a dispatch source's "ignore" disposition then drops it.
 /// The handler only writes the signal's number to the pipe; a thread of its own reads it.
 final class TerminationSignals: Sendable {
     nonisolated(unsafe) private static var pipeWriteEnd: Int32 = -1
@@ -98,6 +100,13 @@ final class TerminationSignals: Sendable {
             action.sa_flags = SA_RESTART
             sigaction(number, &action, nil)
         }
+        // A parent may spawn us with these blocked (a mask is inherited: a test runner's worker
+        // thread blocks every signal). The main thread, which waits in `poll`, must take them.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGTERM)
+        sigaddset(&mask, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
         startSignalThread(readEnd: readEnd, onSignal: onSignal)
     }
 

@@ -1,33 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The connection of a daemon to the client that spawned it: messages read from one file descriptor
-/// (stdin) on a reader thread, framed answers written to another (a private copy of stdout).
+/// (stdin), framed answers written to another (a private copy of stdout).
 ///
-/// Answers are written in the framing the client's first byte showed. The first write that fails
-/// (the client closed its end) ends the process through `onClose` with code 0: nobody is left to
-/// answer. Backpressure: the writer blocks while the client does not read, which stops the main
-/// actor, which stops taking input, which makes the reader thread stop reading (see
-/// ``MessageReader``): memory stays bounded whatever the client does.
+/// On Linux the main thread reads, frames, parses and handles, in ``MainLoop``; elsewhere a
+/// ``MessageReader`` thread reads and parses, and the main actor handles. Answers are written in
+/// the framing the client's first byte showed. The first write that fails (the client closed its
+/// end) ends the process through `onClose` with code 0: nobody is left to answer. Backpressure: the
+/// writer blocks while the client does not read, which stops the main thread, which stops reading:
+/// memory stays bounded whatever the client does.
 @MainActor
 public final class StdioConnection: Connection {
-    private let reader: MessageReader
+    private let input: Int32
+    private let limits: MessageReader.Limits
     private let writer: MessageWriter
     private let onClose: @MainActor (Int32) -> Void
+    private var decoder: FrameDecoder
+    /// Only where ``MainLoop`` is not available.
+    private var threadReader: MessageReader?
 
     /// - Parameters:
     ///   - input: where the client's messages are read from.
     ///   - output: where answers are written.
-    ///   - limits: the message size, nesting depth and read-ahead the reader enforces.
+    ///   - limits: the message size and nesting depth the reader enforces.
     ///   - onClose: ends the exchange with an exit code; a daemon exits the process there.
     public init(input: Int32, output: Int32, limits: MessageReader.Limits = .init(),
                 onClose: @escaping @MainActor (Int32) -> Void) {
-        reader = MessageReader(fileDescriptor: input, limits: limits)
+        self.input = input
+        self.limits = limits
         writer = MessageWriter(fileDescriptor: output)
         self.onClose = onClose
+        decoder = FrameDecoder(maximumMessageSize: limits.messageSize)
     }
 
-    public var framing: Framing? { reader.framing }
+    public var framing: Framing? { threadReader?.framing ?? decoder.framing }
 
+    /// Reads on the main thread through ``MainLoop`` (the process must then run `MainLoop.run()`),
+    /// or on a thread of its own where that loop is not available (then `dispatchMain()`).
     public func start(_ handler: @escaping @MainActor ([Inbound]) -> Void) {
-        let reader = self.reader
+        if MainLoop.isAvailable {
+            MainLoop.watch(input) { [self] in readAvailable(handler) }
+            return
+        }
+        let reader = MessageReader(fileDescriptor: input, limits: limits)
+        threadReader = reader
         // A main-actor task, not a bare main-queue block: `Task.immediate` (async commands) runs
         // synchronously only when it can see that it is already on the main actor.
         reader.start {
@@ -35,8 +55,28 @@ public final class StdioConnection: Connection {
         }
     }
 
+    /// Reads what the client has sent (up to 64 KiB) and hands over the messages it completes;
+    /// false once the input has ended.
+    private func readAvailable(_ handler: @MainActor ([Inbound]) -> Void) -> Bool {
+        let count = Self.chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR || errno == EAGAIN { return true }
+        var items: [Inbound] = []
+        guard count > 0 else {
+            if let last = decoder.finish() { items.append(Inbound(last, maximumDepth: limits.depth)) }
+            items.append(.end)
+            handler(items)
+            return false
+        }
+        Self.chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        while let event = decoder.next() { items.append(Inbound(event, maximumDepth: limits.depth)) }
+        if !items.isEmpty { handler(items) }
+        return true
+    }
+
+    private static var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
     public func send(_ body: [UInt8]) {
-        writer.enqueue(body, framing: reader.framing ?? .contentLength)
+        writer.enqueue(body, framing: framing ?? .contentLength)
         checkWriter()
     }
 
