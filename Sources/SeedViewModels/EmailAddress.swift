@@ -5,14 +5,30 @@
 /// holds it to the regular expression on many inputs.
 public enum EmailAddress {
     public static func isValid(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(isValid(bytes:))
+    }
+
+    /// One pass, no allocation: the local part up to the first `@`, then the domain label by label.
+    private static func isValid(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let at = bytes.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
         guard bytes[..<at].allSatisfy(isLocalCharacter) else { return false }
         // The domain is labels ending in dots, then a top-level part of 2-4 letters with no dot.
-        let labels = bytes[(at + 1)...].split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard labels.count >= 2, let top = labels.last else { return false }
-        guard (2...4).contains(top.count), top.allSatisfy(isLetter) else { return false }
-        return labels.dropLast().allSatisfy { !$0.isEmpty && $0.allSatisfy(isLabelCharacter) }
+        var labels = 1, labelLength = 0, labelIsValid = true, labelIsLetters = true
+        for byte in bytes[(at + 1)...] {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0, labelIsValid else { return false }
+                labels += 1
+                labelLength = 0
+                labelIsValid = true
+                labelIsLetters = true
+                continue
+            }
+            labelLength += 1
+            labelIsValid = labelIsValid && isLabelCharacter(byte)
+            labelIsLetters = labelIsLetters && isLetter(byte)
+        }
+        return labels >= 2 && (2...4).contains(labelLength) && labelIsLetters
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {

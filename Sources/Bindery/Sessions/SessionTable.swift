@@ -98,11 +98,13 @@ public final class SessionTable {
         var result: [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] = []
         // Sessions that read the same list in this collection share its conversion and its splice.
         let splicer = splicesEnabled ? ListSplicer() : nil
-        for session in pending {
-            onSessionChanged?(session)
-            let cause = session.pendingCause
-            if let found = session.collectChanges(splicer: splicer) {
-                result.append((session, cause, found.changes, found.splices))
+        ArrayConversions.sharingConversions {
+            for session in pending {
+                onSessionChanged?(session)
+                let cause = session.pendingCause
+                if let found = session.collectChanges(splicer: splicer) {
+                    result.append((session, cause, found.changes, found.splices))
+                }
             }
         }
         return result

@@ -26,7 +26,15 @@ enum ArrayConversions {
     private static let referenceFree = Mutex<[ObjectIdentifier: Bool]>([:])
 
     static func json<Element: BinderyValue>(for array: [Element]) -> JSONValue {
-        guard array.count >= minimumCount, isReferenceFree(array[0]) else { return .array(array.map(\.jsonValue)) }
+        let sharedKey = SharedKey(type: ObjectIdentifier(Element.self), identity: identity(array))
+        if let json = shared.withLock({ $0?[sharedKey]?.json }) { return .array(json) }
+        let json = convert(array)
+        shared.withLock { $0?[sharedKey] = Entry(source: array, json: json) }
+        return .array(json)
+    }
+
+    private static func convert<Element: BinderyValue>(_ array: [Element]) -> [JSONValue] {
+        guard array.count >= minimumCount, isReferenceFree(array[0]) else { return array.map(\.jsonValue) }
         let type = ObjectIdentifier(Element.self)
         let previous = last.withLock { $0[type] }
         let json: [JSONValue]
@@ -36,7 +44,28 @@ enum ArrayConversions {
             json = array.map(\.jsonValue)
         }
         last.withLock { $0[type] = Entry(source: array, json: json) }
-        return .array(json)
+        return json
+    }
+
+    // MARK: Sharing within one collection
+
+    private struct SharedKey: Hashable {
+        let type: ObjectIdentifier
+        let identity: ArrayIdentity
+    }
+
+    /// While ``sharingConversions(_:)`` runs: every array converted, by element type and storage.
+    private static let shared = Mutex<[SharedKey: Entry]?>(nil)
+
+    /// Runs `body` with conversions shared: an array converted again within it (the same storage,
+    /// as when a thousand movie lists read one store's list) gets the JSON of its first conversion,
+    /// whatever its length or element type. Sound because nothing changes between the reads of one
+    /// collection of changes (only getters run), and each entry keeps its array alive, so a storage
+    /// address cannot be reused for another array meanwhile.
+    static func sharingConversions<T>(_ body: () -> T) -> T {
+        shared.withLock { $0 = [:] }
+        defer { shared.withLock { $0 = nil } }
+        return body()
     }
 
     /// `new` as JSON, taking the common prefix and suffix with `old` from `oldJSON`.
@@ -108,7 +137,7 @@ enum ArrayConversions {
         return (derivation.prefix, derivation.suffix)
     }
 
-    private static func identity(_ array: [JSONValue]) -> ArrayIdentity {
+    private static func identity<Element>(_ array: [Element]) -> ArrayIdentity {
         ArrayIdentity(address: array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, count: array.count)
     }
 

@@ -90,9 +90,9 @@ extension Optional: BinderyValue where Wrapped: BinderyValue {
 extension Array: BinderyValue where Element: BinderyValue {
     public static var valueType: ValueType { .array(Element.valueType) }
     public var jsonValue: JSONValue {
-        // A long list is converted incrementally, and once for every session that reads it.
-        if count >= ArrayConversions.minimumCount { return ArrayConversions.json(for: self) }
-        return .array(map(\.jsonValue))
+        // Once for every session that reads the same array in one collection of changes, and a
+        // long list incrementally (see ArrayConversions).
+        isEmpty ? .array([]) : ArrayConversions.json(for: self)
     }
     public init(jsonValue: JSONValue) throws(ValueError) {
         guard case .array(let elements) = jsonValue else { throw ValueError(expected: Self.valueType, found: jsonValue) }

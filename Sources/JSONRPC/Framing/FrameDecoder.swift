@@ -114,6 +114,11 @@ public struct FrameDecoder: Sendable {
     private mutating func nextContentLengthFrame() -> FrameEvent? {
         // Skip blank lines between frames: some clients end a body with a newline.
         while start < buffer.count, isWhitespace(buffer[start]) { start += 1 }
+        if let (bodyStart, length) = commonHeader(), length <= maximumMessageSize {
+            guard buffer.count - bodyStart >= length else { return nil }
+            start = bodyStart + length
+            return .frame(Array(buffer[bodyStart..<start]))
+        }
         // Each line must look like a header before the block is waited for: a JSON text (a client
         // switching framing mid-stream) or garbage between frames is reported and skipped a line
         // at a time, instead of being taken for part of the next header block.
@@ -147,6 +152,29 @@ public struct FrameDecoder: Sendable {
             return .frame(Array(buffer[bodyStart..<start]))
         }
     }
+
+    /// The header block nearly every client writes, `Content-Length: N\r\n\r\n` exactly, read in one
+    /// pass over raw bytes: where the body starts and N. Anything else (other headers, other case or
+    /// spacing, a block not all here yet) is nil, and left to the general path, which agrees on this
+    /// form and also reports what is wrong with the others.
+    private func commonHeader() -> (bodyStart: Int, length: Int)? {
+        buffer.withUnsafeBufferPointer { bytes -> (Int, Int)? in
+            let prefix = Self.commonPrefix
+            guard bytes.count - start > prefix.count + 4 else { return nil }
+            for offset in 0..<prefix.count where bytes[start + offset] != prefix[offset] { return nil }
+            var index = start + prefix.count, length = 0, digits = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39, digits < 18 {
+                length = length * 10 + Int(bytes[index] - 0x30)
+                index += 1
+                digits += 1
+            }
+            guard digits > 0, index + 4 <= bytes.count, bytes[index] == 0x0D, bytes[index + 1] == 0x0A,
+                  bytes[index + 2] == 0x0D, bytes[index + 3] == 0x0A else { return nil }
+            return (index + 4, length)
+        }
+    }
+
+    private static let commonPrefix = Array("Content-Length: ".utf8)
 
     /// Checks the first unread line, once it is complete, for the shape `Name: value` with a
     /// token name; if it is not a header, skips it and describes it.
