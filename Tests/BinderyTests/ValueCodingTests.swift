@@ -109,5 +109,11 @@ struct Shelf: Codable, BinderyCodable {
         #expect(defaultLabel(for: "firstName") == "First name")
         #expect(defaultLabel(for: "email") == "Email")
         #expect(defaultLabel(for: "isPresentingAddMovie") == "Is presenting add movie")
+        #expect(defaultLabel(for: "Ünïcode") == "Ünïcode")
+    }
+
+    @Test(arguments: ["", "a", "A", "URLField", "login.enabled", "x1Y2", "_private", "snake_case", "ALLCAPS", "ends X"])
+    func asciiLabelsMatchTheUnicodeRule(name: String) {
+        #expect(defaultLabel(for: name) == unicodeLabel(for: name))
     }
 }

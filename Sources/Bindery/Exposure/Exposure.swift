@@ -67,6 +67,21 @@ public enum ExposureBuilder<Model: AnyObject> {
 
 /// "firstName" -> "First name": the label a generic form shows when the declaration gives none.
 func defaultLabel(for name: String) -> String {
+    guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return unicodeLabel(for: name) }
+    // ASCII (every name in practice) byte by byte: Character's case properties load Unicode tables,
+    // a measurable part of the daemon's start-up.
+    var label: [UInt8] = []
+    label.reserveCapacity(name.utf8.count + 4)
+    for byte in name.utf8 {
+        let isUppercase = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
+        if isUppercase, !label.isEmpty { label.append(UInt8(ascii: " ")) }
+        label.append(isUppercase ? byte + 32 : byte)
+    }
+    if let first = label.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") { label[0] = first - 32 }
+    return String(decoding: label, as: UTF8.self)
+}
+
+func unicodeLabel(for name: String) -> String {
     var words: [String] = []
     var current = ""
     for character in name {

@@ -8,7 +8,7 @@ public protocol BinderyCodable: BinderyValue, Codable {}
 
 extension BinderyCodable {
     /// An object with the members the type's `init(from:)` decodes (see `SchemaProbe`).
-    public static var valueType: ValueType { .object(String(describing: Self.self), SchemaProbe.members(of: Self.self)) }
+    public static var valueType: ValueType { .object(_typeName(Self.self, qualified: false), SchemaProbe.members(of: Self.self)) }
 
     public var jsonValue: JSONValue {
         do {

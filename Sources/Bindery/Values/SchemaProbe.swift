@@ -44,7 +44,7 @@ enum SchemaProbe {
         }
         let nested = Recorder()
         let value = try T(from: ProbeDecoder(recorder: nested))
-        return (value, .object(String(describing: T.self), nested.members))
+        return (value, .object(_typeName(T.self, qualified: false), nested.members))
     }
 
     /// A Swift value of the standard types, when `valueType` is one.
