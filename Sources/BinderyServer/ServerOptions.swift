@@ -14,8 +14,8 @@ public struct ServerOptions: Sendable, Equatable {
     public struct Limits: Sendable, Equatable {
         /// `--max-message-size BYTES` (default 16 MiB: far above any form's state, while a message
         /// and its parsed tree stay well under 100 MB) and `--max-depth N` (default 512: protocol
-        /// messages need under 10; 512 recursive parser frames fit easily in a thread's stack); the
-        /// read-ahead of 4,096 messages or 4 MiB is not a flag.
+        /// messages need under 10; 512 recursive parser frames fit easily in a thread's stack). The
+        /// read-ahead limits apply only where the reader is a thread of its own (not on Linux).
         public var reader = MessageReader.Limits()
         /// `--max-sessions N`: sessions open at once (default 100,000).
         public var sessions = 100_000
