@@ -50,4 +50,22 @@ import SeedViewModels
         store.add(title: "After", rating: .good)
         #expect(table.collectChanges().isEmpty)
     }
+
+    /// Sessions start without a beacon; a type whose closed session left its registration in an
+    /// object that outlived the model (the shared store) is marked, and its next sessions take one.
+    /// A type whose registrations die with the model is never marked (addMovie writes to the store
+    /// but reads only its own fields). bottomBar is left out: whether its timer task has unwound when
+    /// the check runs decides it, and a task still holding the model marks the type (the safe side).
+    @Test(arguments: [("email", false), ("survey", false), ("movieList", true), ("addMovie", false)])
+    func onlyTypesThatReachSharedObjectsNeedCancellableRegistrations(name: String, marked: Bool) async throws {
+        var registry = ViewModelRegistry()
+        registry.registerSeedViewModels()
+        let table = SessionTable(registry: registry, dependencies: .deterministic())
+        let type = try #require(registry.type(named: name))
+        #expect(!table.needsCancellableTracking(type))
+        let id = try table.open(type, arguments: [:], observing: nil).id
+        table.close(id)
+        for _ in 0..<10 { await Task.yield() }
+        #expect(table.needsCancellableTracking(type) == marked)
+    }
 }

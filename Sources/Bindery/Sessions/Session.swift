@@ -23,6 +23,9 @@ public final class Session {
     /// Per member, the last value the client was told (or wrote); nil while not observed.
     private var lastSent: [JSONValue?]
     private var isDirty = false
+    /// Set when the model changed without Observation telling (an equal-but-different write): the
+    /// next collection registers again, as what the members read may differ now.
+    private var mustTrackAgain = false
     private var tracking: SessionTracking!
     private var history = SessionHistory()
     private var runningCounts: [Int]
@@ -46,7 +49,7 @@ public final class Session {
         for index in type.members.indices where observed?.contains(index) ?? true {
             lastSent[index] = .null  // observed; the real value comes from the first tracked read
         }
-        tracking = SessionTracking { [weak self] in self?.markDirty() }
+        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [weak self] in self?.markDirty() }
         rearm { index, value in lastSent[index] = value }
     }
 
@@ -98,6 +101,7 @@ public final class Session {
             // The setter saw "no change" by Swift's `==` and told Observation nothing, yet the model
             // now holds another value (-0.0 for 0, "e\u{301}" for "\u{E9}"): what was derived from it
             // may differ too. Re-read everything rather than leave the client believing the old.
+            mustTrackAgain = true
             markDirty()
         }
         guard lastSent[index] != nil else { return }
@@ -143,6 +147,8 @@ public final class Session {
         guard let write = type.properties[property].write else { return }
         // A value the model held before decodes again; nothing to report if it did not.
         try? write(model, value)
+        // Observation may not have seen it (a value equal to the current one by `==`).
+        mustTrackAgain = true
         markDirty()
     }
 
@@ -178,7 +184,7 @@ public final class Session {
         isDirty = false
         pendingCause = nil
         var found = ChangeSet()
-        rearm { index, value in
+        reread { index, value in
             let name = type.memberNames[index]
             if let splicer, case .array(let old)? = lastSent[index], case .array(let new) = value {
                 switch splicer.splice(from: old, to: new) {
@@ -210,11 +216,14 @@ public final class Session {
         ownedTasks += tasks
     }
 
-    /// Cancels the session's running commands, its tasks and its tracking: a closed session leaves
-    /// nothing registered with its model, or with a store other sessions share.
+    /// Cancels the session's running commands, its tasks and its tracking. A closed session leaves
+    /// nothing registered with a store other sessions share, except as the table describes in
+    /// ``SessionTable/watchForRegistrationsLeftBehind(by:of:)``.
     func close() {
         isClosed = true
-        tracking.cancel()
+        if !tracking.cancel() || tracking.leftARegistrationBehind {
+            table?.watchForRegistrationsLeftBehind(by: tracking, of: type)
+        }
         for task in runningTasks.values { task?.cancel() }
         for task in ownedTasks { task.cancel() }
         ownedTasks.removeAll()
@@ -230,9 +239,21 @@ public final class Session {
         }
     }
 
+    /// Reads every observed member, in order, and hands each value to `body`: under a new tracking
+    /// when the old one fired (or the model changed unseen); without tracking when it is still
+    /// armed, because then nothing it read has changed, so the same reads touch the same things and
+    /// the registration still covers them (dirty only because a command started or ended).
+    private func reread(_ body: (Int, JSONValue) -> Void) {
+        guard tracking.isArmed, !mustTrackAgain else { return rearm(body) }
+        for index in lastSent.indices where lastSent[index] != nil {
+            body(index, read(index))
+        }
+    }
+
     /// Reads every observed member, in order, under a new tracking that replaces the old one, and
     /// hands each value to `body`.
     private func rearm(_ body: (Int, JSONValue) -> Void) {
+        mustTrackAgain = false
         tracking.track {
             for index in lastSent.indices where lastSent[index] != nil {
                 body(index, read(index))

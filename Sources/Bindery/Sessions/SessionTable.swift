@@ -110,6 +110,39 @@ public final class SessionTable {
         return result
     }
 
+    // MARK: Registrations that outlive their session
+
+    /// Types whose sessions' registrations were seen to outlive them: what they read reaches an
+    /// object that lives on (a store other sessions share), so their sessions' registrations must
+    /// be cancellable from the start (see SessionTracking).
+    private var typesNeedingCancellation: Set<ObjectIdentifier> = []
+    private var closedTrackings: [(tracking: WeakTracking, type: ViewModelType)] = []
+
+    func needsCancellableTracking(_ type: ViewModelType) -> Bool {
+        typesNeedingCancellation.contains(ObjectIdentifier(type))
+    }
+
+    /// A session closed with a registration it could not cancel. Every registration holds its
+    /// tracking, so once the session itself is gone (after this turn), a tracking still alive means
+    /// a registration lives on in an object that outlived the model: the type is marked, and its
+    /// later sessions take a beacon. (A session kept alive a while longer, by a command still
+    /// unwinding, marks its type too: the safe side.) The registrations left this way end when
+    /// what they read next changes; only sessions opened before the mark can leave one.
+    func watchForRegistrationsLeftBehind(by tracking: SessionTracking, of type: ViewModelType) {
+        guard !needsCancellableTracking(type) else { return }
+        if closedTrackings.isEmpty {
+            Task { @MainActor in self.markTypesWhoseRegistrationsLiveOn() }
+        }
+        closedTrackings.append((WeakTracking(tracking), type))
+    }
+
+    private func markTypesWhoseRegistrationsLiveOn() {
+        for (tracking, type) in closedTrackings where tracking.object != nil {
+            typesNeedingCancellation.insert(ObjectIdentifier(type))
+        }
+        closedTrackings = []
+    }
+
     func sessionBecameDirty(_ session: Session) {
         dirtySessions.append(session)
         guard !isInTurn, !deferredCallScheduled else { return }
@@ -126,4 +159,9 @@ public final class SessionTable {
 private struct ExactKey: Hashable {
     let utf8: [UInt8]
     init(_ key: String) { utf8 = Array(key.utf8) }
+}
+
+private struct WeakTracking {
+    weak var object: SessionTracking?
+    init(_ object: SessionTracking) { self.object = object }
 }

@@ -7,54 +7,85 @@
 /// The price is precision: an output is re-read when anything the session observes changes, not
 /// only its own inputs. What goes on the wire is the same: only differences are sent.
 ///
-/// Why a beacon: a registration made with `withObservationTracking` ends only when something it
-/// read changes; Observation's public API cannot cancel it. A session that closes, or re-reads
-/// without a change having fired, would leave its registration in the model — and in any store it
-/// shares with other sessions — until that store next changes. So every tracked read also reads a
-/// small observable object of the session's own, and ``cancel()`` changes it: the registration fires,
-/// and Observation removes it from every object it was registered with.
+/// Cancelling. A registration made with `withObservationTracking` ends only when something it read
+/// changes; Observation's public API cannot cancel it. Most sessions never need to: their
+/// registration lives in their own model and goes with it when the session closes. Those that do —
+/// a closing session whose reads reach an object that outlives its model (a store other sessions
+/// share), or one that must register again before the old registration fired (`session/observe`) —
+/// read a small observable object of their own in every registration, a beacon, and ``cancel()``
+/// changes it: the registration fires, and Observation removes it from every object it was
+/// registered with. A beacon costs about a third of a change's tracking time and 800 bytes, so a
+/// session starts without one (unless its type is known to need it) and takes one when it must.
 @MainActor
 final class SessionTracking {
-    private let beacon = Beacon()
+    private var beacon: Beacon?
     private let onChange: @MainActor () -> Void
     /// Whether a registration is installed and has not fired yet.
-    private var isArmed = false
+    private(set) var isArmed = false
     /// Set while ``cancel()`` fires the registration on purpose, so that firing is not a change.
     private var isCancelling = false
+    /// The number of the current registration: one replaced without being cancelled may still
+    /// fire, once, and is then ignored.
+    private var registration = 0
+    /// Whether a registration was replaced without being cancelled (it may still be registered).
+    private(set) var leftARegistrationBehind = false
 
     /// `onChange` is called, on the main actor, before the first change to anything read under
-    /// ``track(_:)`` since; then the registration is spent until the next ``track(_:)``.
-    init(onChange: @escaping @MainActor () -> Void) {
+    /// ``track(_:)`` since; then the registration is spent until the next ``track(_:)``. With
+    /// `cancellable`, every registration carries a beacon from the start.
+    init(cancellable: Bool, onChange: @escaping @MainActor () -> Void) {
         self.onChange = onChange
+        if cancellable { beacon = Beacon() }
     }
 
-    /// Runs `reads`, replacing the registration with one for everything they touch.
+    /// Whether ``cancel()`` can remove the current registration.
+    var isCancellable: Bool { beacon != nil }
+
+    /// Runs `reads`, replacing the registration with one for everything they touch. A registration
+    /// still armed that cannot be cancelled stays until what it read changes (then it is ignored),
+    /// and from now on registrations carry a beacon: so that happens at most once per session.
     func track(_ reads: () -> Void) {
-        cancel()
+        if isArmed {
+            if beacon == nil {
+                beacon = Beacon()
+                leftARegistrationBehind = true
+            } else {
+                cancel()
+            }
+        }
+        registration &+= 1
+        let number = registration
         isArmed = true
+        // The registration holds this tracking strongly: the session table can then tell, once the
+        // session is gone, whether a registration outlived its model (see SessionTable).
         withObservationTracking {
-            _ = beacon.generation
+            if let beacon { _ = beacon.generation }
             reads()
-        } onChange: { [weak self] in
-            runOnMainActor { self?.registrationFired() }
+        } onChange: { [self] in
+            runOnMainActor { self.registrationFired(number) }
         }
     }
 
-    /// Removes the registration, if one is installed, from everything it was registered with.
-    func cancel() {
-        guard isArmed else { return }
+    /// Removes the registration, if one is installed and carries a beacon, from everything it was
+    /// registered with; false when one is installed that cannot be removed.
+    @discardableResult
+    func cancel() -> Bool {
+        guard isArmed else { return true }
+        guard let beacon else { return false }
         isCancelling = true
         beacon.generation &+= 1
         isCancelling = false
+        return true
     }
 
-    private func registrationFired() {
+    private func registrationFired(_ number: Int) {
+        guard number == registration else { return }  // replaced without being cancelled
         isArmed = false
         if !isCancelling { onChange() }
     }
 }
 
-/// What a session's registration always reads, so that changing it ends the registration.
+/// What a cancellable registration always reads, so that changing it ends the registration.
 @Observable
 private final class Beacon {
     var generation = 0
