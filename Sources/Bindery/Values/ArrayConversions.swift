@@ -3,9 +3,9 @@ import Glibc
 #endif
 import Synchronization
 
-/// Converts long Swift arrays to JSON incrementally: the JSON of the last array of each element type
-/// is kept, and the next array of that type reuses the JSON of the elements it kept unchanged,
-/// converting only the rest. A store of 100,000 movies that gains one costs one conversion, not
+/// Converts Swift arrays to JSON once, and long ones incrementally: the JSON of the last array of
+/// each element type is kept; the same array again gets it back, and the next long array of that
+/// type reuses the JSON of the elements it kept unchanged, converting only the rest. A store of 100,000 movies that gains one costs one conversion, not
 /// 100,000 — and every session that reads it gets the same JSON, so their lists diff at once.
 ///
 /// "Unchanged" is decided without `==` (which calls canonically equivalent strings equal): an element
@@ -13,7 +13,8 @@ import Synchronization
 /// references inside means the same value exactly. Element types that hold object references (whose
 /// contents could change under the same bytes) are always converted in full; so are short arrays.
 enum ArrayConversions {
-    /// Arrays shorter than this are converted in full: reuse would not pay.
+    /// Arrays shorter than this, when not the same array again, are converted in full: finding the
+    /// elements they kept would not pay.
     static let minimumCount = 64
 
     // Unchecked: `source` is an array of reference-free values, never mutated once stored.
@@ -34,11 +35,16 @@ enum ArrayConversions {
     }
 
     private static func convert<Element: BinderyValue>(_ array: [Element]) -> [JSONValue] {
-        guard array.count >= minimumCount, isReferenceFree(array[0]) else { return array.map(\.jsonValue) }
+        guard isReferenceFree(array[0]) else { return array.map(\.jsonValue) }
         let type = ObjectIdentifier(Element.self)
         let previous = last.withLock { $0[type] }
+        let old = previous?.source as? [Element]
         let json: [JSONValue]
-        if let previous, let old = previous.source as? [Element] {
+        if let previous, let old, identity(old) == identity(array) {
+            // The same array again, whatever its length: sessions opened one after another on one
+            // store share its JSON (so later changes release one copy, not one per session).
+            json = previous.json
+        } else if let previous, let old, array.count >= minimumCount {
             json = convert(array, reusing: old, previous.json)
         } else {
             json = array.map(\.jsonValue)
