@@ -34,13 +34,15 @@ struct SessionHistory {
     /// Records a client's write of `property`, at `time` on the session's clock.
     mutating func recordWrite(property: Int, before: JSONValue, after: JSONValue, at time: Duration) {
         redoable.removeAll()
-        if isGroupOpen, var step = undoable.last, step.lastProperty == property,
-           time - step.lastTime <= Self.mergeWindow, let index = step.writes.lastIndex(where: { $0.property == property }) {
-            step.writes[index].after = after
-            step.lastTime = time
-            undoable[undoable.count - 1] = step
+        // In place, never through a copy of the step: that would copy its writes on every
+        // keystroke of a burst.
+        if isGroupOpen, let last = undoable.indices.last, undoable[last].lastProperty == property,
+           time - undoable[last].lastTime <= Self.mergeWindow,
+           let index = undoable[last].writes.lastIndex(where: { $0.property == property }) {
+            undoable[last].writes[index].after = after
+            undoable[last].lastTime = time
             // A burst that came back to where it started ("a" typed, then deleted) is no step.
-            if step.writes.allSatisfy({ $0.after.isSameValue(as: $0.before) }) {
+            if undoable[last].writes.allSatisfy({ $0.after.isSameValue(as: $0.before) }) {
                 undoable.removeLast()
                 isGroupOpen = false
             }
