@@ -5,13 +5,15 @@ import Synchronization
 
 /// Converts Swift arrays to JSON once, and long ones incrementally: the JSON of the last array of
 /// each element type is kept; the same array again gets it back, and the next long array of that
-/// type reuses the JSON of the elements it kept unchanged, converting only the rest. A store of 100,000 movies that gains one costs one conversion, not
-/// 100,000 — and every session that reads it gets the same JSON, so their lists diff at once.
+/// type reuses the JSON of the elements it kept unchanged, converting only the rest. A store of
+/// 100,000 movies that gains one costs one conversion, not 100,000 — and every session that reads
+/// it gets the same JSON, so their lists diff at once.
 ///
 /// "Unchanged" is decided without `==` (which calls canonically equivalent strings equal): an element
 /// is reused only when its bytes are identical to the old one's, which for a value with no object
 /// references inside means the same value exactly. Element types that hold object references (whose
-/// contents could change under the same bytes) are always converted in full; so are short arrays.
+/// contents could change under the same bytes) are converted in full, except within one collection
+/// of changes (see ``sharingConversions(_:)``); short arrays are reused only when the same array.
 enum ArrayConversions {
     /// Arrays shorter than this, when not the same array again, are converted in full: finding the
     /// elements they kept would not pay.
