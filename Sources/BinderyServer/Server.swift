@@ -178,6 +178,10 @@ public final class Server {
 
     /// Sends the response to request `id`, or keeps it for its batch's array.
     func answer(_ id: RequestID?, _ reply: Reply, in batch: BatchReply?, slot: Int? = nil) {
+        if batch == nil, case .result(let result) = reply, !isClosed {
+            // The common case, written without building the envelope.
+            return connection.send(OutgoingMessage.responseBytes(id: id, result: result))
+        }
         let response: JSONValue
         switch reply {
         case .result(let result): response = OutgoingMessage.response(id: id, result: result)
@@ -201,14 +205,27 @@ public final class Server {
 
     /// Queues one didChange per session that changed, in order of session id.
     func sendChanges() {
-        for (session, cause, changes, splices) in table.collectChanges() {
-            var params = JSONObject(minimumCapacity: 5)
-            params.append("session", .int(session.id))
-            params.append("revision", .int(session.revision))
-            params.append("changes", .object(changes))
-            if !splices.isEmpty { params.append("splices", .object(splices)) }
-            if let cause { params.append("cause", cause.json) }
-            send(OutgoingMessage.notification(method: "didChange", params: .object(params)))
+        for (session, cause, changes, splices) in table.collectChanges() where !isClosed {
+            // `{"jsonrpc":"2.0","method":"didChange","params":{session, revision, changes, splices?,
+            // cause?}}`, written from its parts: one per changed session per turn, so the envelope
+            // is not built as a JSONValue first.
+            connection.send(JSONWriter.bytes { output in
+                output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
+                output.write(session.id)
+                output.append(#","revision":"#)
+                output.write(session.revision)
+                output.append(#","changes":"#)
+                output.write(.object(changes))
+                if !splices.isEmpty {
+                    output.append(#","splices":"#)
+                    output.write(.object(splices))
+                }
+                if let cause {
+                    output.append(#","cause":"#)
+                    output.write(cause.json)
+                }
+                output.append("}}")
+            })
         }
     }
 

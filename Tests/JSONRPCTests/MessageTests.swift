@@ -68,4 +68,27 @@ import JSONRPC
         #expect(composed == .string("caf\u{E9}"))
         #expect(RequestID.int(1) != .string("1"))
     }
+
+    @Test(arguments: [RequestID.int(7), .int(-1), .string("a\"b\\c\n"), .string("caf\u{E9}")] as [RequestID?] + [nil])
+    func responseBytesAreTheResponseSerialized(id: RequestID?) {
+        let result: JSONValue = ["revision": 3, "state": ["email": "x@y.z", "ok": true, "n": nil]]
+        #expect(OutgoingMessage.responseBytes(id: id, result: result)
+                == JSONWriter.bytes(OutgoingMessage.response(id: id, result: result)))
+    }
+
+    @Test func writingPiecesGivesTheSameBytesAsAValue() {
+        let value: JSONValue = ["a": [1, -2, "three"], "b": nil]
+        let pieces = JSONWriter.bytes { output in
+            output.append(#"{"a":["#)
+            output.write(1)
+            output.append(",")
+            output.write(-2)
+            output.append(",")
+            output.write(.string("three"))
+            output.append(#"],"b":"#)
+            output.write(.null)
+            output.append("}")
+        }
+        #expect(pieces == JSONWriter.bytes(value))
+    }
 }

@@ -65,6 +65,22 @@ public enum OutgoingMessage {
         return .object(object)
     }
 
+    /// The response to `id` with `result`, serialized: the bytes of `response(id:result:)`, written
+    /// without building its envelope (every request pays for one).
+    public static func responseBytes(id: RequestID?, result: JSONValue) -> [UInt8] {
+        JSONWriter.bytes { output in
+            output.append(#"{"jsonrpc":"2.0","id":"#)
+            switch id {
+            case .int(let number)?: output.write(number)
+            case let id?: output.write(id.json)
+            case nil: output.append("null")
+            }
+            output.append(#","result":"#)
+            output.write(result)
+            output.append("}")
+        }
+    }
+
     public static func response(id: RequestID?, error: RPCError) -> JSONValue {
         var object = JSONObject(minimumCapacity: 3)
         object.append("jsonrpc", "2.0")
