@@ -37,27 +37,14 @@ def _check_type(cls: type, type_name: str) -> None:
         raise TypeError("%s wraps sessions of %r, not %r" % (cls.__name__, expected, type_name))
 
 
-class TypedSession(Generic[StateT, ChangesT]):
-    """A Session of one view model type (``type_name``), typed by its generated state."""
+class _TypedState(Generic[StateT, ChangesT]):
+    """What the blocking and the asyncio typed sessions share: the class attributes the generator
+    fills in, and the reads that need no round trip (both sessions keep their state locally)."""
 
     #: The view model type, and the schemaHash of the schema the class was generated from.
     type_name: ClassVar[str]
     schema_hash: ClassVar[str]
-
-    def __init__(self, session: Session) -> None:
-        _check_type(type(self), session.type)
-        #: The plain Session underneath: everything untyped (observe, get, ...) is there.
-        self.session = session
-
-    @classmethod
-    def open(cls: Type[_S], client: Client, args: Optional[Dict[str, Any]] = None, *,
-             key: Optional[str] = None, timeout: Optional[float] = None,
-             restore: Optional[Mapping[str, Any]] = None) -> _S:
-        """Opens a session (Client.open) with the generated schemaHash; SchemaMismatch when the
-        daemon's type differs from the one this class was generated from. ``restore``: a snapshot
-        (``take_snapshot()``) the session starts from (SnapshotMismatch when it does not fit)."""
-        return cls(client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
-                               restore=restore))
+    session: Union[Session, AsyncSession]
 
     @property
     def state(self) -> StateT:
@@ -84,6 +71,30 @@ class TypedSession(Generic[StateT, ChangesT]):
     def snapshot(self) -> StateT:
         """A copy of the state, taken atomically."""
         return cast(StateT, self.session.snapshot())
+
+    def __repr__(self) -> str:
+        return "<%s %r>" % (type(self).__name__, self.session)
+
+
+class TypedSession(_TypedState[StateT, ChangesT]):
+    """A Session of one view model type (``type_name``), typed by its generated state."""
+
+    session: Session
+
+    def __init__(self, session: Session) -> None:
+        _check_type(type(self), session.type)
+        #: The plain Session underneath: everything untyped (observe, get, ...) is there.
+        self.session = session
+
+    @classmethod
+    def open(cls: Type[_S], client: Client, args: Optional[Dict[str, Any]] = None, *,
+             key: Optional[str] = None, timeout: Optional[float] = None,
+             restore: Optional[Mapping[str, Any]] = None) -> _S:
+        """Opens a session (Client.open) with the generated schemaHash; SchemaMismatch when the
+        daemon's type differs from the one this class was generated from. ``restore``: a snapshot
+        (``take_snapshot()``) the session starts from (SnapshotMismatch when it does not fit)."""
+        return cls(client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
+                               restore=restore))
 
     def refresh(self, timeout: Optional[float] = None) -> StateT:
         """Re-reads the whole state (session/state)."""
@@ -122,15 +133,11 @@ class TypedSession(Generic[StateT, ChangesT]):
     def __exit__(self, *exc_info: Any) -> None:
         self.session.__exit__(*exc_info)
 
-    def __repr__(self) -> str:
-        return "<%s %r>" % (type(self).__name__, self.session)
 
+class AsyncTypedSession(_TypedState[StateT, ChangesT]):
+    """TypedSession for asyncio: wraps an AsyncSession; every call that asks the daemon is awaited."""
 
-class AsyncTypedSession(Generic[StateT, ChangesT]):
-    """TypedSession for asyncio: wraps an AsyncSession; every call is awaited."""
-
-    type_name: ClassVar[str]
-    schema_hash: ClassVar[str]
+    session: AsyncSession
 
     def __init__(self, session: AsyncSession) -> None:
         _check_type(type(self), session.type)
@@ -145,29 +152,6 @@ class AsyncTypedSession(Generic[StateT, ChangesT]):
         the daemon's type differs, SnapshotMismatch when ``restore`` does not fit."""
         return cls(await client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
                                      restore=restore))
-
-    @property
-    def state(self) -> StateT:
-        return cast(StateT, self.session.state)
-
-    @property
-    def id(self) -> int:
-        return self.session.id
-
-    @property
-    def revision(self) -> int:
-        return self.session.revision
-
-    @property
-    def closed(self) -> bool:
-        return self.session.closed
-
-    @property
-    def restored(self) -> bool:
-        return self.session.restored
-
-    def snapshot(self) -> StateT:
-        return cast(StateT, self.session.snapshot())
 
     async def refresh(self, timeout: Optional[float] = None) -> StateT:
         return cast(StateT, await self.session.refresh(timeout))
@@ -200,6 +184,3 @@ class AsyncTypedSession(Generic[StateT, ChangesT]):
 
     async def __aexit__(self, *exc_info: Any) -> None:
         await self.session.__aexit__(*exc_info)
-
-    def __repr__(self) -> str:
-        return "<%s %r>" % (type(self).__name__, self.session)
