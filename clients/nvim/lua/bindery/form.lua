@@ -101,15 +101,7 @@ function Form:apply(params)
   for name, value in pairs(params.changes or {}) do
     -- A change caused before our latest write of the field is outdated by it.
     local superseded = cause and self.write_id[name] and cause < self.write_id[name]
-    if not superseded then
-      local field = self.fields[name]
-      self.splices[name] = nil -- a whole value: nothing to splice
-      if field and field.writable then
-        edit.remote(self, name, value)
-      else
-        self.state[name] = value
-      end
-    end
+    if not superseded then self:take(name, value) end
   end
   for name, splice in pairs(params.splices or {}) do
     if not self:splice(name, splice) then gap = true end
@@ -167,17 +159,21 @@ function Form:resync()
   self.conn:request('session/state', { session = self.session }, function(err, result)
     if err or self.closed or self.dead then return end
     self.revision = result.revision
-    for name, value in pairs(result.state) do
-      local field = self.fields[name]
-      self.splices[name] = nil
-      if field and field.writable then
-        edit.remote(self, name, value)
-      else
-        self.state[name] = value
-      end
-    end
+    for name, value in pairs(result.state) do self:take(name, value) end
     view.render(self)
   end)
+end
+
+-- A whole value the daemon sent for a member (so nothing to splice): a writable field goes
+-- through edit.remote, which keeps what the person is typing; anything else is stored.
+function Form:take(name, value)
+  local field = self.fields[name]
+  self.splices[name] = nil
+  if field and field.writable then
+    edit.remote(self, name, value)
+  else
+    self.state[name] = value
+  end
 end
 
 -- The daemon went away: say so, keep the last values, allow no edits.
