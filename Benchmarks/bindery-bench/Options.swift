@@ -55,7 +55,8 @@ struct Options {
     }
 
     /// The CPU time the measured saves of one configuration must add up to (more fresh daemons
-    /// until they do), so that 10 ms ticks are a small error; and the most daemons to that end.
+    /// until they do), so that the noise of one daemon's run averages out (and, where only 10 ms
+    /// ticks can be read, their error is small); and the most daemons to that end.
     var spliceMinimumCPU: UInt64 { quick ? 100_000_000 : 300_000_000 }
     var spliceMaxDaemons: Int { quick ? 4 : 10 }
 

@@ -8,7 +8,7 @@
 /// the same array, so that save diffs every list separately. After it, all lists hold the one array
 /// of the last save. The figures are the saves after the first.
 ///
-/// CPU time comes from /proc/PID/stat in 10 ms ticks, so it is summed over the saves and divided.
+/// CPU time (`ChildProcess.cpuNanoseconds`) is summed over the saves and divided.
 /// Where one daemon's saves add up to less than `minimumCPU`, more fresh daemons run the same saves
 /// (rather than more saves on one, which would let the store grow well past N).
 struct SplicesResult {
