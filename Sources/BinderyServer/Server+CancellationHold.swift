@@ -14,8 +14,11 @@ extension Server {
         let hold = CancellationHold(haveAnswered)
         cancellationHold = hold
         holdInput()
-        Task { @MainActor [weak self] in
+        // Cancelled on release: a watchdog left sleeping kept its hold, and through the hold's
+        // conditions the closed session and its model, for two seconds after every close.
+        hold.watchdog = Task { @MainActor [weak self, weak hold] in
             try? await Task.sleep(for: .seconds(2))
+            guard !Task.isCancelled, let hold else { return }
             self?.releaseCancellationHold(hold)
         }
     }
@@ -29,6 +32,7 @@ extension Server {
     func releaseCancellationHold(_ hold: CancellationHold) {
         guard cancellationHold === hold else { return }
         cancellationHold = nil
+        hold.watchdog?.cancel()
         releaseInput()
     }
 }

@@ -29,9 +29,8 @@ public final class Server {
     var exitReason: String?
     var exitCode: Int32 = 0
     var isClosed = false
-    /// Input read but not yet handled, oldest first, from `queueStart` on.
-    private var queue: [WorkItem] = []
-    private var queueStart = 0
+    /// Input read but not yet handled, oldest first.
+    private var queue = InputQueue<WorkItem>()
     /// While positive, input waits in the queue: `clock/advance`, a cancellation unwinding, the end.
     private var inputHolds = 0
     /// Released when commands cancelled by a `session/close` or `$/cancelRequest` have answered.
@@ -71,14 +70,13 @@ public final class Server {
     }
 
     private func receive(_ items: [Inbound]) {
-        queue.reserveCapacity(queue.count + items.count)
-        for item in items {
+        queue.append(contentsOf: items.lazy.map { item -> WorkItem in
             switch item {
-            case .message(let json, _): queue.append(.message(json, batch: nil))
-            case .malformed(let error, _): queue.append(.malformed(error))
-            case .end: queue.append(.end)
+            case .message(let json, _): .message(json, batch: nil)
+            case .malformed(let error, _): .malformed(error)
+            case .end: .end
             }
-        }
+        })
         handleQueue()
     }
 
@@ -104,14 +102,8 @@ public final class Server {
 
     /// Handles what waits, in order, until the queue is empty or input is held; then writes.
     private func handleQueue() {
-        while inputHolds == 0, !isClosed, queueStart < queue.count {
-            let item = queue[queueStart]
-            queueStart += 1
+        while inputHolds == 0, !isClosed, let item = queue.popFirst() {
             handle(item)
-        }
-        if queueStart == queue.count {
-            queue.removeAll(keepingCapacity: queue.capacity <= 4096)
-            queueStart = 0
         }
         flush()
     }
@@ -124,7 +116,7 @@ public final class Server {
             }
             // The elements go first in line, each a turn of its own, answered together.
             let batch = BatchReply(elements: elements.count)
-            queue.replaceSubrange(queueStart..<queueStart, with: elements.map { WorkItem.message($0, batch: batch) })
+            queue.prepend(contentsOf: elements.lazy.map { WorkItem.message($0, batch: batch) })
         case .message(let json, let batch):
             handleTurn(json, batch: batch)
         case .malformed(let error):
@@ -252,5 +244,7 @@ enum Reply {
 @MainActor
 final class CancellationHold {
     var conditions: [@MainActor () -> Bool]
+    /// Releases the hold after two seconds if the commands ignore their cancellation.
+    var watchdog: Task<Void, Never>?
     init(_ condition: @escaping @MainActor () -> Bool) { conditions = [condition] }
 }
