@@ -157,6 +157,12 @@ A command that takes arguments asks for them as JSON when ARGS is nil."
 (defun bindery--command-done (command id result error)
   "Show how the invoke ID of COMMAND ended: RESULT, or ERROR (a plist)."
   (setf (bindery--command-ids command) (delete id (bindery--command-ids command)))
+  ;; Given up on (`bindery-command-timeout'): the daemon need not finish it.
+  (when (plist-get error :timeout)
+    (when (bindery--live-p)
+      (jsonrpc-notify bindery--conn '$/cancelRequest (list :id id)))
+    (setq error (list :message (concat (plist-get error :message)
+                                       " (bindery-command-timeout); cancelled"))))
   (if error
       (let ((message (or (plist-get error :message) "failed")))
         (bindery--command-show command (concat "! " message) 'bindery-error)

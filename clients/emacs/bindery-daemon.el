@@ -328,13 +328,22 @@ calls only: this waits for the answer."
 (cl-defun bindery--async (conn method params &key success error timeout)
   "Send METHOD with PARAMS on CONN without waiting; return the request id.
 SUCCESS is called with the result, ERROR with the error plist (also
-when the daemon cannot be written to any more); no timeout unless
-TIMEOUT seconds."
+when the daemon cannot be written to any more, and with :timeout t
+when TIMEOUT seconds pass without an answer); no timeout if nil."
   (condition-case err
       (progn
         (jsonrpc-async-request conn method params
                                :success-fn (or success #'ignore)
                                :error-fn (or error #'ignore)
+                               ;; Without one, jsonrpc.el forgets the
+                               ;; request silently.
+                               :timeout-fn
+                               (lambda ()
+                                 (when error
+                                   (funcall error
+                                            (list :timeout t :message
+                                                  (format "no answer after %s s"
+                                                          timeout)))))
                                :timeout timeout)
         (bindery--conn-last-id conn))
     ;; The daemon died and its sentinel has not run yet.

@@ -459,6 +459,25 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
                  "bindery-send-delay should be a number of seconds, like 0\\.15, not soon; using 0\\.15"
                  (bindery-test--messages)))))))
 
+(ert-deftest bindery-test-setting-command-timeout ()
+  "`bindery-command-timeout' \"0.3\": a command with no answer by then is given up on and cancelled."
+  (bindery-test--daemon "--deterministic")
+  (let ((bindery-command-timeout "0.3"))
+    (bindery-test--with-forms ((form "login"))
+      (with-current-buffer form
+        (bindery-test--goto-field "firstName")
+        (bindery-test--type "Ada")
+        (widget-forward 1)
+        (bindery-test--type "Lovelace")
+        (bindery-test--press "Login")
+        (bindery-test--wait-text "Logging in: +yes")
+        ;; The virtual clock does not move: the login never answers.
+        (bindery-test--wait-text
+         "! no answer after 0\\.3 s (bindery-command-timeout); cancelled")
+        (should (null (bindery--command-ids (car bindery--commands))))
+        ;; The daemon was told: the login stopped there too.
+        (should-not (string-match-p "running…" (bindery-test--wait-text "Logging in: +no")))))))
+
 ;;; Forms of every seed type
 
 (ert-deftest bindery-test-email ()
