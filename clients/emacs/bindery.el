@@ -87,6 +87,7 @@ Empty text means no arguments."
 
 (defun bindery--read-open-args (prefix)
   "Read `bindery-open's arguments; PREFIX is the raw prefix argument."
+  (bindery--check-form-settings)        ; before asking anything
   (let* ((conn (bindery-connection))
          (type (completing-read "View model type: " (bindery-types conn) nil t))
          (key (and prefix

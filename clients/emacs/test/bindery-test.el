@@ -448,6 +448,13 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
                        (bindery-test--refusal (bindery-open "email")))
                      message))
       (should (= sessions (hash-table-count (bindery--conn-sessions bindery--current))))))
+  ;; M-x bindery-open says so before asking for a type.
+  (let ((bindery-field-width "wide") asked)
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (&rest _) (setq asked t) "email")))
+      (should (equal (bindery-test--refusal (call-interactively #'bindery-open))
+                     "bindery-field-width should be a number of columns, like 30, not \"wide\"")))
+    (should-not asked))
   ;; Made bad while a form is open: typing still sends, after the standard
   ;; delay, and the echo area says why.
   (bindery-test--with-forms ((form "email"))
