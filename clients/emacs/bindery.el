@@ -39,8 +39,8 @@
 ;; .build/release or .build/debug, with `bindery-arguments' added, and
 ;; stops when Emacs exits (or on M-x bindery-shutdown).  Its standard
 ;; error goes to *bindery-log* (M-x bindery-log).  M-x customize-group
-;; RET bindery lists the options; one set to something they cannot use
-;; is refused with a message that names it.  See README.md.
+;; RET bindery lists the options; an option set to a value it cannot
+;; use is refused with a message that names it.  See README.md.
 
 ;;; Code:
 
