@@ -23,6 +23,7 @@
                               buffer-file-name
                               default-directory))
                          load-path)))
+    (require 'bindery-settings)
     (require 'bindery-daemon)
     (require 'bindery-value)
     (require 'bindery-form)))
@@ -43,11 +44,6 @@
                                 (:copier nil))
   "One command of a form, with the ids of its invocations still running."
   name label schema button status result ids)
-
-(defcustom bindery-command-timeout nil
-  "Seconds after which a running command is given up on; nil waits forever."
-  :type '(choice (const :tag "Never" nil) number)
-  :group 'bindery)
 
 (defun bindery--commands-insert (schemas)
   "Insert a button per command of SCHEMAS; return the slots to finalize."
@@ -134,6 +130,7 @@ A command that takes arguments asks for them as JSON when ARGS is nil."
     (message "%s is disabled" (bindery--command-label command)))
    (t
     (let* ((buffer (current-buffer))
+           (timeout (bindery--command-timeout-setting))
            (schema (bindery--command-schema command))
            (args (or args
                      (and (plist-get schema :args)
@@ -146,7 +143,7 @@ A command that takes arguments asks for them as JSON when ARGS is nil."
            id)
       (setq id (bindery--async
                 bindery--conn :invoke params
-                :timeout bindery-command-timeout
+                :timeout timeout
                 :success (lambda (result)
                            (bindery--in buffer
                              (bindery--command-done command id result nil)))
@@ -160,6 +157,12 @@ A command that takes arguments asks for them as JSON when ARGS is nil."
 (defun bindery--command-done (command id result error)
   "Show how the invoke ID of COMMAND ended: RESULT, or ERROR (a plist)."
   (setf (bindery--command-ids command) (delete id (bindery--command-ids command)))
+  ;; Given up on (`bindery-command-timeout'): the daemon need not finish it.
+  (when (plist-get error :timeout)
+    (when (bindery--live-p)
+      (jsonrpc-notify bindery--conn '$/cancelRequest (list :id id)))
+    (setq error (list :message (concat (plist-get error :message)
+                                       " (bindery-command-timeout); cancelled"))))
   (if error
       (let ((message (or (plist-get error :message) "failed")))
         (bindery--command-show command (concat "! " message) 'bindery-error)

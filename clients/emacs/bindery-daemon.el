@@ -14,28 +14,16 @@
 (require 'cl-lib)
 (require 'eieio)
 (require 'jsonrpc)
-
-(defgroup bindery nil
-  "Forms for the view models hosted by binderyd."
-  :group 'tools
-  :prefix "bindery-")
-
-(defcustom bindery-command nil
-  "Program and arguments that start binderyd, as a list of strings.
-When nil, the daemon is found from the environment variable
-BINDERYD, then `binderyd' on the variable `exec-path', then
-~/.local/bin/binderyd (where ./scripts/install puts it), then
-this repository's .build/release/binderyd and .build/debug/binderyd."
-  :type '(choice (const :tag "Find it" nil) (repeat string)))
-
-(defcustom bindery-arguments nil
-  "Extra arguments given to binderyd, for example (\"--deterministic\")."
-  :type '(repeat string))
-
-(defcustom bindery-events-buffer-size 0
-  "How many characters of JSON-RPC traffic `jsonrpc.el' keeps.
-0 keeps none; nil keeps all, in the buffer *bindery events*."
-  :type '(choice (const :tag "Unlimited" nil) integer))
+;; Find the sibling files even when this one is loaded or compiled by
+;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
+(eval-and-compile
+  (let ((load-path (cons (file-name-directory
+                          (or load-file-name
+                              (bound-and-true-p byte-compile-current-file)
+                              buffer-file-name
+                              default-directory))
+                         load-path)))
+    (require 'bindery-settings)))
 
 (defconst bindery--directory
   (file-name-directory
@@ -76,23 +64,55 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
 
 ;;; Finding and starting the daemon
 
+(defun bindery--no-program-hint (program)
+  "Say how to give arguments, when PROGRAM looks like a command line."
+  (if (string-match-p " " program)
+      (format "; a program with arguments is a list, like %S"
+              (split-string program))
+    ""))
+
+(defun bindery--program (program source)
+  "Return the absolute file name of PROGRAM, which SOURCE named.
+A name without a directory is looked up on `exec-path'; ~ is
+expanded.  One that cannot be run is a `user-error' naming SOURCE
+and the file, rather than a dead pipe later."
+  (let ((hint (bindery--no-program-hint program)))
+    (if (not (file-name-directory program))
+        (or (executable-find program)
+            (user-error "%s: no program %S on exec-path%s" source program hint))
+      (let ((file (expand-file-name program)))
+        (cond ((not (file-exists-p file))
+               (user-error "%s: %s does not exist%s" source file hint))
+              ((file-directory-p file)
+               (user-error "%s: %s is a directory, not a program" source file))
+              ((not (file-executable-p file))
+               (user-error "%s: %s is not executable" source file))
+              (t file))))))
+
+(defun bindery--found-command ()
+  "Return the daemon's command found without `bindery-command', or nil."
+  (or (let ((env (getenv "BINDERYD")))
+        (and env (not (equal env ""))
+             (list (bindery--program env "BINDERYD"))))
+      (let ((found (executable-find "binderyd")))
+        (and found (list found)))
+      (let ((installed (expand-file-name "~/.local/bin/binderyd")))
+        (and (file-executable-p installed) (list installed)))
+      (cl-loop for build in '("release" "debug")
+               for file = (expand-file-name
+                           (concat "../../.build/" build "/binderyd")
+                           bindery--directory)
+               when (file-executable-p file) return (list file))))
+
 (defun bindery--daemon-command ()
   "Return the command line that starts binderyd, or signal `user-error'."
   (append
-   (or bindery-command
-       (let ((env (getenv "BINDERYD")))
-         (and env (not (equal env "")) (list env)))
-       (let ((found (executable-find "binderyd")))
-         (and found (list found)))
-       (let ((installed (expand-file-name "~/.local/bin/binderyd")))
-         (and (file-executable-p installed) (list installed)))
-       (cl-loop for build in '("release" "debug")
-                for file = (expand-file-name
-                            (concat "../../.build/" build "/binderyd")
-                            bindery--directory)
-                when (file-executable-p file) return (list file))
-       (user-error "Cannot find binderyd: run ./scripts/install in the Bindery repository, or set `bindery-command' or BINDERYD"))
-   bindery-arguments))
+   (let ((command (bindery--command-setting)))
+     (if command
+         (cons (bindery--program (car command) "bindery-command") (cdr command))
+       (or (bindery--found-command)
+           (user-error "Cannot find binderyd: run ./scripts/install in the Bindery repository, or set `bindery-command' or BINDERYD"))))
+   (bindery--arguments-setting)))
 
 (defun bindery--log-buffer ()
   "Return the buffer that collects the daemon's standard error."
@@ -121,13 +141,8 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
 
 (defun bindery--start ()
   "Start binderyd, initialize it and return the connection."
-  (let* ((command (let ((command (bindery--daemon-command)))
-                    ;; Checked first: a program that cannot run would
-                    ;; only show as a dead pipe.
-                    (unless (executable-find (car command))
-                      (user-error "Cannot run %s: not an executable program"
-                                  (car command)))
-                    command))
+  (let* ((command (bindery--daemon-command))
+         (events-size (bindery--events-buffer-size-setting))
          ;; A form's directory may be remote or gone; the daemon needs none.
          (default-directory (expand-file-name "~/"))
          (stderr (make-pipe-process :name "binderyd stderr"
@@ -152,7 +167,7 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
                 :process process
                 :bindery-process process
                 :command command
-                :events-buffer-scrollback-size bindery-events-buffer-size
+                :events-buffer-scrollback-size events-size
                 :notification-dispatcher #'bindery--dispatch
                 :on-shutdown #'bindery--on-shutdown)))
     (bindery--log "--- started: %s" (mapconcat #'identity command " "))
@@ -313,13 +328,22 @@ calls only: this waits for the answer."
 (cl-defun bindery--async (conn method params &key success error timeout)
   "Send METHOD with PARAMS on CONN without waiting; return the request id.
 SUCCESS is called with the result, ERROR with the error plist (also
-when the daemon cannot be written to any more); no timeout unless
-TIMEOUT seconds."
+when the daemon cannot be written to any more, and with :timeout t
+when TIMEOUT seconds pass without an answer); no timeout if nil."
   (condition-case err
       (progn
         (jsonrpc-async-request conn method params
                                :success-fn (or success #'ignore)
                                :error-fn (or error #'ignore)
+                               ;; Without one, jsonrpc.el forgets the
+                               ;; request silently.
+                               :timeout-fn
+                               (lambda ()
+                                 (when error
+                                   (funcall error
+                                            (list :timeout t :message
+                                                  (format "no answer after %s s"
+                                                          timeout)))))
                                :timeout timeout)
         (bindery--conn-last-id conn))
     ;; The daemon died and its sentinel has not run yet.

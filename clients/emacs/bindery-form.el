@@ -28,6 +28,7 @@
                               buffer-file-name
                               default-directory))
                          load-path)))
+    (require 'bindery-settings)
     (require 'bindery-daemon)
     (require 'bindery-value)))
 
@@ -35,18 +36,6 @@
 (declare-function bindery--commands-insert "bindery-command" (schemas))
 (declare-function bindery--commands-update "bindery-command" (&optional names))
 (declare-function bindery--commands-stop "bindery-command" ())
-
-(defcustom bindery-send-delay 0.15
-  "Seconds of quiet in a field before what was typed is sent.
-The latest text is always what is sent, and pending text is sent
-at once before a command runs."
-  :type 'number
-  :group 'bindery)
-
-(defcustom bindery-field-width 30
-  "Width of editable text fields; longer text makes them grow."
-  :type 'integer
-  :group 'bindery)
 
 (defface bindery-title '((t :weight bold :height 1.2 :inherit default))
   "Face of a form's title, the view model type."
@@ -169,7 +158,7 @@ own would put back text the daemon no longer holds."
       ('text
        (setf (bindery--field-widget field)
              (apply #'widget-create 'editable-field
-                    :size bindery-field-width :format "[%v]"
+                    :size (bindery--field-width-setting) :format "[%v]"
                     :keymap bindery-field-keymap
                     :value (bindery--input-text value) common)))
       ('checkbox
@@ -339,7 +328,7 @@ Its echo would then be older than what the person has typed since."
     (cancel-timer (bindery--field-timer field)))
   (let ((buffer (current-buffer)))
     (setf (bindery--field-timer field)
-          (run-with-timer bindery-send-delay nil
+          (run-with-timer (bindery--send-delay) nil
                           (lambda () (bindery--in buffer
                                        (bindery--field-flush field)))))))
 

@@ -34,10 +34,13 @@
 ;; (the package asks for them): only those elements' lines change.
 ;;
 ;; One daemon serves the whole Emacs: it starts on first use, from
-;; `bindery-command', $BINDERYD, `binderyd' on `exec-path', or this
-;; repository's .build/release or .build/debug, with `bindery-arguments'
-;; added, and stops when Emacs exits (or on M-x bindery-shutdown).  Its
-;; standard error goes to *bindery-log* (M-x bindery-log).  See README.md.
+;; `bindery-command' (a program, or a list of it and its arguments),
+;; $BINDERYD, `binderyd' on `exec-path', or this repository's
+;; .build/release or .build/debug, with `bindery-arguments' added, and
+;; stops when Emacs exits (or on M-x bindery-shutdown).  Its standard
+;; error goes to *bindery-log* (M-x bindery-log).  M-x customize-group
+;; RET bindery lists the options; an option set to a value it cannot
+;; use is refused with a message that names it.  See README.md.
 
 ;;; Code:
 
@@ -52,6 +55,7 @@
                               buffer-file-name
                               default-directory))
                          load-path)))
+    (require 'bindery-settings)
     (require 'bindery-daemon)
     (require 'bindery-value)
     (require 'bindery-form)
@@ -83,6 +87,7 @@ Empty text means no arguments."
 
 (defun bindery--read-open-args (prefix)
   "Read `bindery-open's arguments; PREFIX is the raw prefix argument."
+  (bindery--check-form-settings)        ; before asking anything
   (let* ((conn (bindery-connection))
          (type (completing-read "View model type: " (bindery-types conn) nil t))
          (key (and prefix
@@ -129,6 +134,8 @@ table or a plist.  Interactively, \\[universal-argument] asks for KEY,
 a type that refuses to open without arguments has them asked for.
 INTERACTIVE is non-nil when called as a command."
   (interactive (bindery--read-open-args current-prefix-arg))
+  ;; Before the session opens: a form that cannot be built would close it.
+  (bindery--check-form-settings)
   (let* ((conn (bindery-connection))
          (schema (bindery--schema conn type))
          (opened (bindery--open-session conn type key (bindery--args args)

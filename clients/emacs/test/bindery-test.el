@@ -132,6 +132,25 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
   "Return the text of *Messages*."
   (with-current-buffer (messages-buffer) (buffer-string)))
 
+(defmacro bindery-test--refusal (&rest body)
+  "Return the message of the `user-error' BODY signals; fail if none."
+  `(error-message-string (should-error (progn ,@body) :type 'user-error)))
+
+(defmacro bindery-test--with-home (var &rest body)
+  "Run BODY with VAR a new directory that is also ~; delete it after."
+  (declare (indent 1) (debug t))
+  `(let* ((,var (make-temp-file "bindery-home" t))
+          (process-environment (cons (concat "HOME=" ,var) process-environment)))
+     (unwind-protect (progn ,@body)
+       (delete-directory ,var t))))
+
+(defun bindery-test--file (dir name modes)
+  "Make the file NAME in DIR, a shell script, with MODES; return its name."
+  (let ((file (expand-file-name name dir)))
+    (write-region "#!/bin/sh\nexit 0\n" nil file nil 'silent)
+    (set-file-modes file modes)
+    file))
+
 ;;; Values, without a daemon
 
 (ert-deftest bindery-test-values ()
@@ -160,16 +179,6 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
   (should (equal (bindery--json-text '(:a :json-false :b nil)) "{\"a\":false,\"b\":null}"))
   (should (equal (hash-table-count (bindery--args "{}")) 0))
   (should-error (bindery--args "[1]") :type 'user-error))
-
-(ert-deftest bindery-test-daemon-command ()
-  "The daemon is found from `bindery-command', then BINDERYD."
-  (let ((bindery-arguments '("--deterministic")))
-    (let ((bindery-command '("/x/binderyd" "--seed" "2")))
-      (should (equal (bindery--daemon-command)
-                     '("/x/binderyd" "--seed" "2" "--deterministic"))))
-    (let ((bindery-command nil)
-          (process-environment (cons "BINDERYD=/y/binderyd" process-environment)))
-      (should (equal (bindery--daemon-command) '("/y/binderyd" "--deterministic"))))))
 
 (ert-deftest bindery-test-daemon-start-failures ()
   "A daemon that cannot start, or dies at once, is a `user-error'."
@@ -260,6 +269,221 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
           (bindery--dispatch conn 'didChange '(:session 9999 :revision 3 :changes (:a 3)))
           (should (equal seen '(3 2 1))))
       (bindery--unregister conn 9999))))
+
+;;; Settings: what each option accepts, and what it says otherwise
+
+(defconst bindery-test--command-expects
+  "a program (a string, like \"~/.local/bin/binderyd\") or a list: the program, then its arguments")
+
+(ert-deftest bindery-test-setting-command ()
+  "`bindery-command': a program (a string) or a list (or vector) of it and its arguments."
+  (bindery-test--with-home home
+    (let ((program (bindery-test--file home "binderyd" #o755))
+          (sh (executable-find "sh"))
+          (bindery-arguments '("--deterministic")))
+      (pcase-dolist (`(,value ,command)
+                     `((,program (,program))
+                       ("~/binderyd" (,program))          ; ~ expanded
+                       ("sh" (,sh))                        ; found on exec-path
+                       ((,program "--seed" "2") (,program "--seed" "2"))
+                       (["~/binderyd" "--seed" 2] (,program "--seed" "2"))
+                       (("sh" "--state" "~/s") (,sh "--state" ,(expand-file-name "s" home)))))
+        (let ((bindery-command value))
+          (should (equal (bindery--daemon-command)
+                         (append command '("--deterministic"))))))
+      ;; Unset, or empty: found, from BINDERYD first.
+      (dolist (value '(nil "" []))
+        (let ((bindery-command value))
+          (should (equal (bindery--daemon-command)
+                         (list (expand-file-name (getenv "BINDERYD")) "--deterministic")))))
+      (dolist (value '(binderyd 42 t ("sh" . "x") (binderyd "--seed") ("sh" (nested))))
+        (let ((bindery-command value))
+          (should (equal (bindery-test--refusal (bindery--daemon-command))
+                         (format "bindery-command should be %s, not %S"
+                                 bindery-test--command-expects value)))))
+      (pcase-dolist (`(,value ,message)
+                     `(("/nonexistent/binderyd"
+                        "bindery-command: /nonexistent/binderyd does not exist")
+                       ("~/nonexistent"
+                        ,(format "bindery-command: %s/nonexistent does not exist" home))
+                       (,(bindery-test--file home "plain" #o644)
+                        ,(format "bindery-command: %s/plain is not executable" home))
+                       (,home
+                        ,(format "bindery-command: %s is a directory, not a program" home))
+                       (("/nonexistent/binderyd" "--deterministic")
+                        "bindery-command: /nonexistent/binderyd does not exist")
+                       ("binderyd --deterministic"
+                        "bindery-command: no program \"binderyd --deterministic\" on exec-path; a program with arguments is a list, like (\"binderyd\" \"--deterministic\")")))
+        (let ((bindery-command value))
+          (should (equal (bindery-test--refusal (bindery--daemon-command)) message))))
+      (let ((bindery-command nil)
+            (process-environment (cons "BINDERYD=/nonexistent/binderyd" process-environment)))
+        (should (equal (bindery-test--refusal (bindery--daemon-command))
+                       "BINDERYD: /nonexistent/binderyd does not exist"))))))
+
+(ert-deftest bindery-test-setting-arguments ()
+  "`bindery-arguments': a list (or vector) of strings, or one string split at spaces."
+  (bindery-test--with-home home
+    (pcase-dolist (`(,value ,arguments)
+                   `((nil nil)
+                     ("" nil)
+                     ("--deterministic" ("--deterministic"))
+                     (" --deterministic  --seed 3 " ("--deterministic" "--seed" "3"))
+                     (("--deterministic") ("--deterministic"))
+                     (["--seed" 3] ("--seed" "3"))
+                     (("--record" "~/r.jsonl") ("--record" ,(expand-file-name "r.jsonl" home)))))
+      (let ((bindery-arguments value))
+        (should (equal (bindery--arguments-setting) arguments))))
+    (dolist (value '(deterministic 3 ("--seed" seed) ("--x" . "y")))
+      (let ((bindery-arguments value))
+        (should (equal (bindery-test--refusal (bindery--arguments-setting))
+                       (format "bindery-arguments should be a list of strings, like (\"--deterministic\"), or one string of arguments separated by spaces, not %S"
+                               value)))))))
+
+(ert-deftest bindery-test-setting-numbers ()
+  "The numeric options take numbers, or numbers written as strings; nothing else."
+  (pcase-dolist (`(,option ,read ,good ,bad ,expects)
+                 '((bindery-send-delay bindery--send-delay-setting
+                    ((0.15 0.15) (0 0) ("0.3" 0.3) (" 1 " 1))
+                    (-1 "soon" nil fast "1e999")
+                    "a number of seconds, like 0.15")
+                   (bindery-field-width bindery--field-width-setting
+                    ((30 30) ("40" 40) (12.6 13))
+                    (0 -3 "wide" nil)
+                    "a number of columns, like 30")
+                   (bindery-command-timeout bindery--command-timeout-setting
+                    ((nil nil) (5 5) ("2.5" 2.5))
+                    (0 -1 "never" t)
+                    "a number of seconds greater than 0, or nil to wait forever")
+                   (bindery-events-buffer-size bindery--events-buffer-size-setting
+                    ((nil nil) (0 0) ("2000" 2000) (1e3 1000))
+                    (-1 "all" t)
+                    "a number of characters (0 keeps none), or nil to keep all")))
+    (pcase-dolist (`(,value ,number) good)
+      (should (equal (cl-progv (list option) (list value) (funcall read)) number)))
+    (dolist (value bad)
+      (should (equal (cl-progv (list option) (list value)
+                       (bindery-test--refusal (funcall read)))
+                     (format "%s should be %s, not %S" option expects value))))))
+
+(ert-deftest bindery-test-setting-custom-types ()
+  "Each option's :type takes the values its documentation gives, so customize shows them."
+  (pcase-dolist (`(,option . ,values)
+                 '((bindery-command nil "/x/binderyd" ("/x/binderyd" "--deterministic"))
+                   (bindery-arguments nil ("--deterministic") "--deterministic --seed 3")
+                   (bindery-events-buffer-size 0 nil 2000)
+                   (bindery-send-delay 0.15 1)
+                   (bindery-field-width 30)
+                   (bindery-command-timeout nil 5 2.5)))
+    (should (custom-variable-p option))
+    (let ((type (widget-convert (get option 'custom-type))))
+      (dolist (value values)
+        (should (widget-apply type :match value)))))
+  ;; A string is offered as the program, a list as program and arguments.
+  (let ((choices (widget-get (widget-convert (get 'bindery-command 'custom-type)) :args)))
+    (cl-flet ((tag (value) (widget-get (cl-find-if (lambda (w) (widget-apply w :match value))
+                                                   choices)
+                                       :tag)))
+      (should (equal (tag "/x/binderyd") "Program"))
+      (should (equal (tag '("/x/binderyd" "--seed" "2")) "Program and arguments")))))
+
+(ert-deftest bindery-test-setting-command-opens-a-form ()
+  "(setq bindery-command \"/abs/path/binderyd\") opens a real form; a bad value says why."
+  (let ((bindery--current nil)
+        (bindery-command (getenv "BINDERYD"))
+        (bindery-arguments "--deterministic --seed 7")
+        (bindery-events-buffer-size "100000")
+        form)
+    (unwind-protect
+        (progn
+          (setq form (bindery-open "email"))
+          (with-current-buffer form
+            (should (equal (bindery--conn-command bindery--conn)
+                           (list (expand-file-name (getenv "BINDERYD"))
+                                 "--deterministic" "--seed" "7")))
+            (bindery-test--type "ada@example.com")
+            (bindery-test--wait-text "Validation message: Email is valid")
+            (should (string-match-p "initialize" (bindery-test--text "*bindery events*")))))
+      (when (buffer-live-p form) (kill-buffer form))
+      (bindery-shutdown)
+      (when (get-buffer "*bindery events*") (kill-buffer "*bindery events*"))))
+  ;; Refused before anything starts: no daemon, no form.
+  (let ((bindery--current nil)
+        (forms (length (cl-remove-if-not (lambda (b) (string-prefix-p "*bindery: " (buffer-name b)))
+                                         (buffer-list)))))
+    (let ((bindery-command 'binderyd))
+      (should (equal (bindery-test--refusal (bindery-open "email"))
+                     (format "bindery-command should be %s, not binderyd"
+                             bindery-test--command-expects))))
+    (let ((bindery-command "/nonexistent/binderyd"))
+      (should (equal (bindery-test--refusal (bindery-open "email"))
+                     "bindery-command: /nonexistent/binderyd does not exist")))
+    (let ((bindery-command (getenv "BINDERYD"))
+          (bindery-events-buffer-size -5))
+      (should (string-prefix-p "bindery-events-buffer-size should be"
+                               (bindery-test--refusal (bindery-open "email")))))
+    (should-not bindery--current)
+    (should (= forms (length (cl-remove-if-not (lambda (b) (string-prefix-p "*bindery: " (buffer-name b)))
+                                               (buffer-list)))))))
+
+(ert-deftest bindery-test-setting-form-options ()
+  "A form's options work written as strings; bad ones are refused before it opens."
+  (bindery-test--daemon "--deterministic")
+  (let ((bindery-field-width "12")
+        (bindery-send-delay "0.05"))
+    (bindery-test--with-forms ((form "email"))
+      (with-current-buffer form
+        (should (string-match-p "^Email: +\\[ \\{12\\}\\]$" (bindery-test--text)))
+        (bindery-test--type "ada@example.com")
+        (bindery-test--wait-text "Validation message: Email is valid"))))
+  (pcase-dolist (`(,option ,value ,message)
+                 '((bindery-send-delay "soon"
+                    "bindery-send-delay should be a number of seconds, like 0.15, not \"soon\"")
+                   (bindery-field-width 0
+                    "bindery-field-width should be a number of columns, like 30, not 0")
+                   (bindery-command-timeout "never"
+                    "bindery-command-timeout should be a number of seconds greater than 0, or nil to wait forever, not \"never\"")))
+    (let ((sessions (hash-table-count (bindery--conn-sessions bindery--current))))
+      (should (equal (cl-progv (list option) (list value)
+                       (bindery-test--refusal (bindery-open "email")))
+                     message))
+      (should (= sessions (hash-table-count (bindery--conn-sessions bindery--current))))))
+  ;; M-x bindery-open says so before asking for a type.
+  (let ((bindery-field-width "wide") asked)
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (&rest _) (setq asked t) "email")))
+      (should (equal (bindery-test--refusal (call-interactively #'bindery-open))
+                     "bindery-field-width should be a number of columns, like 30, not \"wide\"")))
+    (should-not asked))
+  ;; Made bad while a form is open: typing still sends, after the standard
+  ;; delay, and the echo area says why.
+  (bindery-test--with-forms ((form "email"))
+    (with-current-buffer form
+      (let ((bindery-send-delay 'soon))
+        (bindery-test--type "a@b.co")
+        (bindery-test--wait-text "Validation message: Email is valid")
+        (should (string-match-p
+                 "bindery-send-delay should be a number of seconds, like 0\\.15, not soon; using 0\\.15"
+                 (bindery-test--messages)))))))
+
+(ert-deftest bindery-test-setting-command-timeout ()
+  "`bindery-command-timeout' \"0.3\": a command with no answer by then is given up on and cancelled."
+  (bindery-test--daemon "--deterministic")
+  (let ((bindery-command-timeout "0.3"))
+    (bindery-test--with-forms ((form "login"))
+      (with-current-buffer form
+        (bindery-test--goto-field "firstName")
+        (bindery-test--type "Ada")
+        (widget-forward 1)
+        (bindery-test--type "Lovelace")
+        (bindery-test--press "Login")
+        (bindery-test--wait-text "Logging in: +yes")
+        ;; The virtual clock does not move: the login never answers.
+        (bindery-test--wait-text
+         "! no answer after 0\\.3 s (bindery-command-timeout); cancelled")
+        (should (null (bindery--command-ids (car bindery--commands))))
+        ;; The daemon was told: the login stopped there too.
+        (should-not (string-match-p "running…" (bindery-test--wait-text "Logging in: +no")))))))
 
 ;;; Forms of every seed type
 

@@ -1,6 +1,9 @@
 -- Finding the binderyd command: g:bindery_cmd, $BINDERYD, PATH, ~/.local/bin
 -- (where ./scripts/install puts it), then this repository's build
 -- (clients/nvim/../../.build), release before debug.
+local settings = require('bindery.settings')
+local uv = require('bindery.compat').uv
+
 local M = {}
 
 -- The repository root, from this file's own path (clients/nvim/lua/bindery/).
@@ -14,36 +17,72 @@ function M.build_candidates()
   return { root .. '/.build/release/binderyd', root .. '/.build/debug/binderyd' }
 end
 
--- Returns the argv list to spawn, or nil and the places tried.
-function M.command()
-  local cmd, argv = vim.g.bindery_cmd, nil
-  if type(cmd) == 'string' and cmd ~= '' then
-    argv = { cmd }
-  elseif type(cmd) == 'table' and #cmd > 0 then
-    argv = vim.deepcopy(cmd)
-  else
-    local tried = {}
-    local function try(path, what)
-      if path and path ~= '' and vim.fn.executable(path) == 1 then
-        return { vim.fn.fnamemodify(path, ':p') }
-      end
-      tried[#tried + 1] = what
-    end
-    local build = M.build_candidates()
-    argv = try(vim.env.BINDERYD, '$BINDERYD')
-      or try(vim.fn.exepath('binderyd'), 'PATH')
-      or try(vim.fn.expand('~/.local/bin/binderyd'), '~/.local/bin')
-      or try(build[1], build[1])
-      or try(build[2], build[2])
-    if not argv then
-      return nil, 'binderyd not found (tried g:bindery_cmd, ' .. table.concat(tried, ', ')
-        .. '): run ./scripts/install in the Bindery repository'
-    end
+-- How to give arguments, when a program looks like a command line.
+local function hint(program)
+  if not program:find(' ', 1, true) then return '' end
+  return '; a program with arguments is a list, like '
+    .. vim.fn.string(vim.split(program, '%s+', { trimempty = true }))
+end
+
+-- The absolute path of program, which `source` named, or nil and why: a name
+-- without a / is looked up on $PATH. Checked here, as a program that cannot
+-- run would only show as a failed spawn.
+function M.program(program, source)
+  if not program:find('/', 1, true) then
+    local found = vim.fn.exepath(program)
+    if found ~= '' then return found end
+    return nil, ('%s: no program %s on $PATH%s'):format(source, vim.fn.string(program), hint(program))
   end
-  local extra = vim.g.bindery_args
-  if type(extra) == 'string' then extra = { extra } end
-  vim.list_extend(argv, extra or {})
-  return argv
+  local path = vim.fn.fnamemodify(program, ':p'):gsub('(.)/$', '%1')
+  local stat = uv.fs_stat(path)
+  if not stat then
+    return nil, ('%s: %s does not exist%s'):format(source, path, hint(program))
+  elseif stat.type == 'directory' then
+    return nil, ('%s: %s is a directory, not a program'):format(source, path)
+  elseif vim.fn.executable(path) ~= 1 then
+    return nil, ('%s: %s is not executable'):format(source, path)
+  end
+  return path
+end
+
+-- The daemon found without g:bindery_cmd, or nil and the places tried.
+local function found()
+  local tried = {}
+  local function try(path, what)
+    if path and path ~= '' and vim.fn.executable(path) == 1 then
+      return { vim.fn.fnamemodify(path, ':p') }
+    end
+    tried[#tried + 1] = what
+  end
+  local build = M.build_candidates()
+  local argv = try(vim.env.BINDERYD, '$BINDERYD')
+    or try(vim.fn.exepath('binderyd'), 'PATH')
+    or try(vim.fn.expand('~/.local/bin/binderyd'), '~/.local/bin')
+    or try(build[1], build[1])
+    or try(build[2], build[2])
+  if argv then return argv end
+  return nil, 'binderyd not found (tried g:bindery_cmd, ' .. table.concat(tried, ', ')
+    .. '): run ./scripts/install in the Bindery repository'
+end
+
+-- Returns the argv list to spawn, or nil and why.
+function M.command()
+  local cmd, why = settings.cmd()
+  if why then return nil, why end
+  local argv
+  if cmd then
+    local program
+    program, why = M.program(cmd[1], 'g:bindery_cmd')
+    if not program then return nil, why end
+    argv = vim.list_extend({ program }, cmd, 2)
+  else
+    argv, why = found()
+    if not argv then return nil, why end
+  end
+  local extra
+  extra, why = settings.args()
+  if not extra then return nil, why end
+  return vim.list_extend(argv, extra)
 end
 
 return M

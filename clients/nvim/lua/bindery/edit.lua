@@ -5,6 +5,7 @@
 -- is undone by re-rendering the form.
 local compat = require('bindery.compat')
 local values = require('bindery.values')
+local settings = require('bindery.settings')
 local ui = require('bindery.ui')
 
 local api = vim.api
@@ -47,7 +48,7 @@ local function edited(form, name)
     form.timers[name] = timer
   end
   timer:stop()
-  timer:start(vim.g.bindery_debounce_ms or 150, 0, vim.schedule_wrap(function()
+  timer:start(settings.current('debounce_ms'), 0, vim.schedule_wrap(function()
     if form.timers[name] == timer then M.send(form, name) end
   end))
 end

@@ -3,6 +3,7 @@ local daemon = require('bindery.daemon')
 local form_module = require('bindery.form')
 local json = require('bindery.json')
 local log = require('bindery.log')
+local settings = require('bindery.settings')
 local ui = require('bindery.ui')
 
 local api = vim.api
@@ -27,7 +28,13 @@ end
 -- mods (":vertical" and the like). Returns the form, or nil after an error.
 function M.open(type, opts)
   opts = opts or {}
-  local schema, why = daemon.schema(type)
+  local ok, why = settings.check()
+  if not ok then
+    ui.error(why)
+    return nil
+  end
+  local schema
+  schema, why = daemon.schema(type)
   if not schema then
     ui.error(why)
     return nil

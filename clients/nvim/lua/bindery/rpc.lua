@@ -5,6 +5,7 @@ local compat = require('bindery.compat')
 local framing = require('bindery.framing')
 local json = require('bindery.json')
 local log = require('bindery.log')
+local settings = require('bindery.settings')
 
 local uv = compat.uv
 local M = {}
@@ -13,7 +14,7 @@ local Conn = {}
 Conn.__index = Conn
 
 local function trace(dir, body)
-  if vim.g.bindery_trace then log.note(dir .. ' ' .. body) end
+  if settings.current('trace') then log.note(dir .. ' ' .. body) end
 end
 
 -- Spawns argv and returns a connection, or nil and why. handlers:

@@ -55,10 +55,10 @@ T.test('discovery: g:bindery_cmd (string or list), $BINDERYD, g:bindery_args', f
   local discovery = require('bindery.discovery')
   local env = vim.env.BINDERYD
   vim.g.bindery_args = { '--deterministic' }
-  vim.g.bindery_cmd = '/opt/binderyd'
-  T.eq({ '/opt/binderyd', '--deterministic' }, discovery.command(), 'string')
+  vim.g.bindery_cmd = env
+  T.eq({ env, '--deterministic' }, discovery.command(), 'string')
   vim.g.bindery_cmd = { 'sh', '-c', 'x' }
-  T.eq({ 'sh', '-c', 'x', '--deterministic' }, discovery.command(), 'list')
+  T.eq({ vim.fn.exepath('sh'), '-c', 'x', '--deterministic' }, discovery.command(), 'list')
   vim.g.bindery_cmd = nil
   T.eq({ env, '--deterministic' }, discovery.command(), '$BINDERYD')
   vim.env.BINDERYD = '/nonexistent/binderyd'
