@@ -18,8 +18,11 @@ let package = Package(
         .target(name: "CDispatchMainQueue", linkerSettings: [.linkedLibrary("dispatch")]),
         // SplitMix64: the one seeded generator of the runtime, the property tests and the fuzzers.
         .target(name: "SeededRandom"),
+        // The Swift runtime's type lookup by mangled name, which Swift code may not call by name:
+        // how an enum's payload types are found for its schema (see TypeMetadata).
+        .target(name: "CSwiftRuntime"),
         // What a view-model author imports: exposure, value coding, schema, change tracking.
-        .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom"]),
+        .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom", "CSwiftRuntime"]),
         // For view model authors' tests: a view model opened in-process, every change asserted.
         .target(name: "BinderyTesting", dependencies: ["Bindery"]),
         // The protocol methods over sessions, recording, the stdio entry point.
@@ -31,7 +34,9 @@ let package = Package(
         // 0.55x rawpipe's start-up here), and it runs on a machine without the toolchain. The
         // linker's warning about `dlopen` concerns an optional runtime lookup that then finds nothing.
         .executableTarget(name: "binderyd", dependencies: ["BinderyServer", "SeedViewModels"],
-                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+                          linkerSettings: [.unsafeFlags(["-static-executable"]),
+                                           // FoundationEssentials' own dependencies, which a static link must name.
+                                           .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims")]),
         // The README's example of a daemon of your own, on the public API only.
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
         // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).

@@ -23,10 +23,18 @@
 /// }
 /// ```
 ///
-/// View models live on the main actor: every request, timer and async command step runs there, so
-/// a view model never needs a lock.
-@MainActor
-public protocol ViewModel: AnyObject, Observable {
+/// Any class can be one: final or not (a subclass is served by its superclass's exposure, or by
+/// one of its own), `@Observable` or not, isolated to the main actor or not, in a Swift 5 or
+/// Swift 6 module. Bindery reads and writes it on the main thread — every request, timer and async
+/// command step runs there — so a main-actor view model never needs a lock. One that is written
+/// from other threads (a `nonisolated` fetch, a `Task.detached`, a callback) is tolerated: each
+/// such change reaches the client (see protocol.md, "Changes made off the main actor"), but its
+/// properties must then be safe to read while another thread writes them, as in any app.
+public protocol ViewModel: AnyObject {
+    /// The class the exposure is declared on: `Self`, inferred from ``exposure``'s type. A subclass
+    /// inherits its superclass's.
+    associatedtype ExposedModel: AnyObject = Self
+
     /// What a client may see and do; read once, when the type is registered.
-    static var exposure: Exposure<Self> { get }
+    @MainActor static var exposure: Exposure<ExposedModel> { get }
 }

@@ -137,15 +137,16 @@ public struct Command<Model: AnyObject> {
         })
     }
 
-    private init(_ name: String, _ label: String?, _ enabled: KeyPath<Model, Bool>?, _ undoable: Bool,
-                 _ argumentsType: ValueType?, _ resultType: ValueType?, _ body: ExposedCommand.TypedBody<Model>) {
+    init(_ name: String, _ label: String?, _ enabled: KeyPath<Model, Bool>?, _ undoable: Bool,
+         _ argumentsType: ValueType?, _ resultType: ValueType?, _ body: ExposedCommand.TypedBody<Model>,
+         problem: String? = nil) {
         var isEnabled: (@MainActor (AnyObject) -> Bool)?
         if let enabled {
             isEnabled = { model in unsafeDowncast(model, to: Model.self)[keyPath: enabled] }
         }
         command = ExposedCommand(
             name: name, label: label ?? defaultLabel(for: name), argumentsType: argumentsType,
-            resultType: resultType, isEnabled: isEnabled, isUndoable: undoable, body: body.erased
+            resultType: resultType, isEnabled: isEnabled, isUndoable: undoable, body: body.erased, problem: problem
         )
     }
 }

@@ -31,6 +31,8 @@ struct ExposedCommand {
     /// Whether undo can undo it (its effect on the fields).
     let isUndoable: Bool
     let body: Body
+    /// Why Bindery cannot serve this command (an argument or result type with no JSON form).
+    var problem: String?
 
     var isAsync: Bool {
         if case .async = body { return true }

@@ -15,6 +15,11 @@ struct ExposedProperty {
     let read: @MainActor (AnyObject) -> JSONValue
     /// Decodes and stores a value. `nil` for read-only outputs.
     let write: (@MainActor (AnyObject, JSONValue) throws(ValueError) -> Void)?
+    /// The values of a given type this member holds (itself, or inside it): what a command argument
+    /// of a type that cannot be decoded is matched against. Nil: none worth looking in.
+    var values: (@MainActor (AnyObject, Any.Type) -> [Any])?
+    /// Why Bindery cannot serve this member (its type has no JSON form); reported at registration.
+    var problem: String?
 
     var isWritable: Bool { write != nil }
 

@@ -22,7 +22,11 @@ public final class ViewModelType {
         case running(Int)
     }
 
-    init<Model: ViewModel>(name: String, exposure: Exposure<Model>, make: @escaping @MainActor (OpenContext) throws -> Model) {
+    init<Model: ViewModel>(name: String, exposure: Exposure<Model.ExposedModel>,
+                           make: @escaping @MainActor (OpenContext) throws -> Model) {
+        precondition(Model.self is Model.ExposedModel.Type,
+                     "\(Model.self)'s exposure is declared on \(Model.ExposedModel.self), which is not \(Model.self) nor a superclass of it")
+        ExposureProblems.check(exposure, of: Model.self, registeredAs: name)
         self.name = name
         self.properties = exposure.properties
         self.commands = exposure.commands
@@ -53,8 +57,8 @@ public final class ViewModelType {
         for property in properties {
             guard let value = fields[property.name] else { continue }
             guard let write = property.write else { throw .readOnlyField(property.name) }
-            do {
-                try write(model, value)
+            do throws(ValueError) {
+                try matchingValues(of: model) { () throws(ValueError) in try write(model, value) }
             } catch {
                 throw .wrongValueType(field: property.name, error)
             }
@@ -69,6 +73,20 @@ public final class ViewModelType {
         var fields = JSONObject()
         for property in properties where property.isWritable { fields.append(property.name, property.read(model)) }
         return fields
+    }
+
+    /// Every value of `type` the model's members hold: what an argument of a type that cannot be
+    /// decoded is matched against.
+    func values(ofType valueType: Any.Type, in model: AnyObject) -> [Any] {
+        properties.flatMap { $0.values?(model, valueType) ?? [] }
+    }
+
+    /// Runs `body` (a write, an invoke) with `model`'s values as what arguments are matched against.
+    func matchingValues<T, E: Error>(of model: AnyObject, _ body: () throws(E) -> T) throws(E) -> T {
+        let outer = ValueMatching.sources
+        ValueMatching.sources = { [unowned self] valueType in values(ofType: valueType, in: model) }
+        defer { ValueMatching.sources = outer }
+        return try body()
     }
 
     /// The command names, for the list an unknown-command error gives.

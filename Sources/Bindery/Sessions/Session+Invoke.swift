@@ -19,6 +19,17 @@ extension Session {
         _ name: String, arguments: JSONValue?,
         completion: @escaping @MainActor (InvokeOutcome) -> Void
     ) throws(SessionError) -> Task<Void, Never>? {
+        // Arguments of a type that cannot be decoded are matched against the model's values; they
+        // are read before the command's first suspension, so within this scope.
+        try type.matchingValues(of: model) { () throws(SessionError) in
+            try startInvoke(name, arguments: arguments, completion: completion)
+        }
+    }
+
+    private func startInvoke(
+        _ name: String, arguments: JSONValue?,
+        completion: @escaping @MainActor (InvokeOutcome) -> Void
+    ) throws(SessionError) -> Task<Void, Never>? {
         guard let commandIndex = type.commandIndex(named: name) else {
             throw .unknownCommand(name, known: type.commandNames)
         }

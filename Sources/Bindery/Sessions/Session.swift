@@ -88,8 +88,8 @@ public final class Session {
         }
         // What the model held: what the client was told, when it observes the field (cheaper than a read).
         let before = lastSent[index] ?? read(index)
-        do {
-            try write(model, value)
+        do throws(ValueError) {
+            try type.matchingValues(of: model) { () throws(ValueError) in try write(model, value) }
         } catch {
             throw .wrongValueType(field: name, error)
         }

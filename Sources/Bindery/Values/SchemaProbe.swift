@@ -66,10 +66,15 @@ enum SchemaProbe {
         case .integer: 0
         case .number: 0.0
         case .enumeration(let cases): .string(cases.first ?? "")
-        case .array: []
+        case .array, .set: []
+        case .dictionary: .object(JSONObject())
         case .object(_, let members):
             .object(JSONObject(members.filter { !$0.isOptional }.map { (key: $0.name, value: sample(of: $0.type)) }))
-        case .optional: .null
+        case .union(_, let cases):
+            .object(JSONObject([(key: "case", value: .string(cases.first?.name ?? ""))]
+                + (cases.first?.members ?? []).filter { !$0.isOptional }.map { (key: $0.name, value: sample(of: $0.type)) }))
+        case .optional, .any: .null
+        case .formatted(let base, let format): FormatSamples.sample[format] ?? sample(of: base)
         }
     }
 

@@ -4,13 +4,37 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
     case bool
     case integer
     case number
-    /// A string-backed enum: one of these raw values.
+    /// An enum without associated values, sent as a string: its raw value when that is a
+    /// `String`, else its case name.
     case enumeration([String])
     case array(ValueType)
-    /// A `Codable` struct, sent as a JSON object: its Swift name and its members, in order.
+    /// A `Set` (or any `SetAlgebra` sequence): an array without duplicates, sorted.
+    case set(ValueType)
+    /// A dictionary with `String` or integer keys: a JSON object, its keys sorted.
+    case dictionary(ValueType)
+    /// A struct, sent as a JSON object: its Swift name and its members, in order.
     case object(String, [Member])
+    /// An enum with associated values: `{"case": name, ...its payload's members}`.
+    case union(String, [Case])
     /// The wrapped type, or null.
     case optional(ValueType)
+    /// A base type with a `format` that says how to read it (`"date-time"`, `"uuid"`, `"decimal"`...).
+    case formatted(ValueType, format: String)
+    /// A value whose type Bindery cannot describe ahead of time (an associated value of an enum
+    /// that is not `Decodable`); its JSON is whatever the value is.
+    case any
+
+    /// A case of an enum with associated values: its name and its payload's members (unlabelled
+    /// associated values are `_0`, `_1`, ... as in Swift's own `Codable`).
+    public struct Case: Sendable, Equatable {
+        public var name: String
+        public var members: [Member]
+
+        public init(name: String, members: [Member]) {
+            self.name = name
+            self.members = members
+        }
+    }
 
     /// A member of an object: absent from the JSON when `isOptional` and nil (never null).
     public struct Member: Sendable, Equatable {
@@ -37,35 +61,58 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
         return self
     }
 
-    /// The schema members describing this type: `type`, and `cases`, `items`, `typeName` and
-    /// `members`, `nullable` where they apply.
+    /// The schema members describing this type: `type`, and `format`, `cases`, `items`,
+    /// `uniqueItems`, `values`, `typeName` and `members`, `nullable` where they apply.
     public var schema: JSONObject {
         var object = JSONObject(minimumCapacity: 4)
-        switch unwrapped {
+        describe(unwrapped, into: &object)
+        object.append("nullable", .bool(isNullable))
+        return object
+    }
+
+    private func describe(_ type: ValueType, into object: inout JSONObject) {
+        switch type {
         case .string: object.append("type", "string")
         case .bool: object.append("type", "boolean")
         case .integer: object.append("type", "integer")
         case .number: object.append("type", "number")
+        case .any: object.append("type", "any")
+        case .formatted(let base, let format):
+            describe(base, into: &object)
+            object.append("format", .string(format))
         case .object(let name, let members):
             object.append("type", "object")
             object.append("typeName", .string(name))
-            object.append("members", .array(members.map { member in
-                var described = JSONObject(minimumCapacity: 5)
-                described.append("name", .string(member.name))
-                for (key, value) in member.type.schema.members { described.append(key, value) }
-                described.append("optional", .bool(member.isOptional))
-                return .object(described)
-            }))
+            object.append("members", Self.describe(members))
+        case .union(let name, let cases):
+            object.append("type", "union")
+            object.append("typeName", .string(name))
+            object.append("cases", .array(cases.map { ["name": .string($0.name), "members": Self.describe($0.members)] }))
         case .enumeration(let cases):
             object.append("type", "enum")
             object.append("cases", .array(cases.map(JSONValue.string)))
         case .array(let element):
             object.append("type", "array")
             object.append("items", .object(element.schema))
-        case .optional: preconditionFailure("unwrapped is never optional")
+        case .set(let element):
+            object.append("type", "array")
+            object.append("items", .object(element.schema))
+            object.append("uniqueItems", true)
+        case .dictionary(let value):
+            object.append("type", "dictionary")
+            object.append("values", .object(value.schema))
+        case .optional(let wrapped): describe(wrapped.unwrapped, into: &object)
         }
-        object.append("nullable", .bool(isNullable))
-        return object
+    }
+
+    private static func describe(_ members: [Member]) -> JSONValue {
+        .array(members.map { member in
+            var described = JSONObject(minimumCapacity: 5)
+            described.append("name", .string(member.name))
+            for (key, value) in member.type.schema.members { described.append(key, value) }
+            described.append("optional", .bool(member.isOptional))
+            return .object(described)
+        })
     }
 
     /// The type in words, for error messages: "string", "integer or null", "one of \"a\", \"b\"".
@@ -76,9 +123,14 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
         case .integer: "integer"
         case .number: "number"
         case .object(let name, _): "object (\(name))"
+        case .union(let name, let cases): "object (\(name)) with \"case\" one of " + cases.map { "\"\($0.name)\"" }.joined(separator: ", ")
         case .enumeration(let cases): "one of " + cases.map { "\"\($0)\"" }.joined(separator: ", ")
         case .array(let element): "array of \(element)"
+        case .set(let element): "array of \(element) without duplicates"
+        case .dictionary(let value): "object of \(value)"
         case .optional(let wrapped): "\(wrapped) or null"
+        case .formatted(let base, let format): "\(base) (\(format))"
+        case .any: "any value"
         }
     }
 }

@@ -42,6 +42,15 @@ final class ValueDecoder: Decoder, SingleValueDecodingContainer {
         if T.self == Int.self { return try Unbox.integer(value, as: Int.self, at: path()) as! T }
         if T.self == Double.self { return try Unbox.double(value, at: path()) as! T }
         if T.self == Bool.self { return try Unbox.bool(value, at: path()) as! T }
+        if let custom = T.self as? any CustomJSONValueCoding.Type {
+            do {
+                return try custom.fromCustomJSONValue(value) as! T
+            } catch let error as DecodingError {
+                throw error
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: path().keys, debugDescription: "\(error)"))
+            }
+        }
         return try T(from: ValueDecoder(value: value, path: path()))
     }
 

@@ -115,6 +115,7 @@ final class ValueEncoder: Encoder, SingleValueEncodingContainer {
         if let dictionary = value as? any SortedKeysEncodable {
             return try dictionary.encodeSorted(at: path())
         }
+        if let custom = value as? any CustomJSONValueCoding { return try custom.customJSONValue }
         let encoder = ValueEncoder(path: path())
         try value.encode(to: encoder)
         return try encoder.finish()

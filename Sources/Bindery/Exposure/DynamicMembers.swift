@@ -1,0 +1,87 @@
+// Fields, outputs and commands of any type: the declarations for values that are not
+// `BinderyValue`s — Foundation's enums, structs that are not `Codable`, enums with payloads, sets,
+// dictionaries, errors — coded as `DynamicCoders` finds out at registration. The `BinderyValue`
+// declarations (in ExposedProperty.swift and Command.swift) are preferred wherever they apply: more
+// specific, they are what Swift picks, and they read and write without a dynamic cast.
+
+extension Field {
+    /// A writable property of any type Bindery can show (see protocol.md, "Value types").
+    ///
+    /// ```swift
+    /// Field("due", \.due)            // a Date: ISO 8601
+    /// Field("filter", \.filter)      // an enum without raw values: one of its case names
+    /// Field("selected", \.selected)  // a struct that is not Codable: set to one the model holds
+    /// ```
+    /// A type that cannot be made from JSON (not `Decodable`) is written by matching: the client
+    /// sends a value as it was shown (a row of a list), and the model's own equal value is stored.
+    public init<Value>(_ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, label: String? = nil) {
+        let coder = DynamicCoders.coder(for: Value.self)
+        var exposed = ExposedProperty(
+            name: name, label: label, valueType: coder.valueType,
+            read: { model in coder.encode(unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) },
+            write: { (model, json) throws(ValueError) in
+                unsafeDowncast(model, to: Model.self)[keyPath: keyPath] = try ValueMatching.value(json, as: Value.self, coder)
+            }
+        )
+        exposed.values = { model, type in coder.values(ofType: type, in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
+        exposed.problem = coder.problem
+        property = exposed
+    }
+
+    /// A `let`, or a property without a setter, cannot be a field.
+    @available(*, unavailable, message: "a Field needs a settable property ('var' with a setter); use Output for a read-only one")
+    public init<Value>(_ name: String, _ keyPath: KeyPath<Model, Value>, label: String? = nil) {
+        fatalError("unavailable")
+    }
+}
+
+extension Output {
+    /// A read-only property, stored or computed, of any type Bindery can show.
+    ///
+    /// ```swift
+    /// Output("state", \.state)   // enum LoadState { case idle, loading, loaded([Film]), failed(String) }
+    /// Output("error", \.error)   // any Error?: its message
+    /// ```
+    public init<Value>(_ name: String, _ keyPath: KeyPath<Model, Value>, label: String? = nil) {
+        let coder = DynamicCoders.coder(for: Value.self)
+        var exposed = ExposedProperty(
+            name: name, label: label, valueType: coder.valueType,
+            read: { model in coder.encode(unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) },
+            write: nil
+        )
+        exposed.values = { model, type in coder.values(ofType: type, in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
+        exposed.problem = coder.problem
+        property = exposed
+    }
+}
+
+/// Turns JSON into a `Value`: decoded when the type can be, else matched against the values of that
+/// type the model holds (as the client was shown them).
+@MainActor
+enum ValueMatching {
+    /// The members of the session being served, to match against; set around writes and invokes.
+    static var sources: ((Any.Type) -> [Any])?
+
+    static func value<Value>(_ json: JSONValue, as type: Value.Type, _ coder: DynamicCoder) throws(ValueError) -> Value {
+        if coder.canDecode { return try coder.decode(json) as! Value }
+        if let optional = Value.self as? any OptionalValue.Type {
+            if json == .null { return optional.noneAny as! Value }
+            let wrapped = optional.wrappedType
+            let inner = DynamicCoders.coder(for: wrapped)
+            if let match = try? matching(json, wrapped, inner), let value = optional.wrapAny(match) as? Value { return value }
+        }
+        return try matching(json, Value.self, coder) as! Value
+    }
+
+    private static func matching(_ json: JSONValue, _ type: Any.Type, _ coder: DynamicCoder) throws(ValueError) -> Any {
+        let candidates = sources?(type) ?? []
+        if let exact = candidates.first(where: { coder.encode($0).isSameValue(as: json) }) { return exact }
+        // The row changed since the client saw it: the same `id` still names it.
+        if case .object(let object) = json, let id = object["id"] {
+            let sameID = candidates.filter { coder.encode($0)["id"]?.isSameValue(as: id) ?? false }
+            if sameID.count == 1 { return sameID[0] }
+        }
+        throw ValueError(expected: coder.valueType.description, found: json.typeName,
+                         reason: "\(coder.typeName) is not Decodable, and no \(coder.typeName) the view model holds matches it")
+    }
+}

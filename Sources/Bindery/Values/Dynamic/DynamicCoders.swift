@@ -1,0 +1,87 @@
+/// Finds (once per type) how to code a Swift type that is not a ``BinderyValue``.
+///
+/// In order, a type is:
+/// 1. a ``BinderyValue`` (the standard scalars, Foundation's values, arrays and optionals of them):
+///    its own coding;
+/// 2. an `Optional`: the wrapped type's, or null;
+/// 3. an `Error` (a concrete one or `any Error`): its message, read-only;
+/// 4. an enum without associated values: a string (its `String` raw value, else its case name),
+///    with its cases in the schema — whether or not it is `CaseIterable` or has raw values;
+/// 5. a dictionary: an object (keys sorted), or `[{key, value}]` for keys that are not strings or
+///    integers; a `SetAlgebra` sequence (`Set`, `IndexSet`): a sorted array without duplicates;
+///    any other sequence: an array (a sequence of pairs from an ordered dictionary included);
+/// 6. an enum with associated values: `{"case": name, ...payload members}`;
+/// 7. a struct: an object of its stored properties — by its `Codable` form when it has one;
+/// 8. a tuple: an object when labelled, else an array (read-only);
+/// 9. anything else (a class that is not a view model, a function) cannot be shown.
+@MainActor
+enum DynamicCoders {
+    private static var coders: [ObjectIdentifier: DynamicCoder] = [:]
+
+    static func coder(for type: Any.Type) -> DynamicCoder {
+        let id = ObjectIdentifier(type)
+        if let coder = coders[id] { return coder }
+        let coder = DynamicCoder(typeName: _typeName(type, qualified: false))
+        coders[id] = coder  // before looking inside: a type that contains itself finds this one
+        classify(type, into: coder)
+        return coder
+    }
+
+    private static func classify(_ type: Any.Type, into coder: DynamicCoder) {
+        if let bindery = type as? any BinderyValue.Type { return bindery.describe(into: coder) }
+        if let optional = type as? any OptionalValue.Type { return optional.describeOptional(into: coder) }
+        if ObjectIdentifier(type) == ObjectIdentifier((any Error).self) {
+            return ErrorCoding.describe((any Error).self, into: coder)
+        }
+        if let error = type as? any Error.Type { return ErrorCoding.describe(error, into: coder) }
+        let kind = TypeMetadata.kind(of: type)
+        if kind == .enum, let cases = TypeMetadata.cases(of: type), cases.allSatisfy({ !$0.hasPayload }) {
+            return EnumCoding.describePayloadless(type, cases: cases, into: coder)
+        }
+        if let dictionary = type as? any DictionaryValue.Type { return dictionary.describeDictionary(into: coder) }
+        if let set = type as? any (SetAlgebra & Sequence).Type { return SetCoding.describe(set, into: coder) }
+        if let array = type as? any ArrayValue.Type { return array.describeArray(into: coder) }
+        if let sequence = type as? any Sequence.Type { return SequenceCoding.describe(sequence, into: coder) }
+        switch kind {
+        case .enum: EnumCoding.describeUnion(type, into: coder)
+        case .struct: StructCoding.describe(type, into: coder)
+        case .tuple: TupleCoding.describe(type, into: coder)
+        case .existential: AnyCoding.describe(into: coder)
+        case .class:
+            coder.problem = "\(coder.typeName) is a class: Bindery shows values (structs, enums, collections) and view models"
+        case .function:
+            coder.problem = "\(coder.typeName) is a function type, which has no JSON form"
+        default:
+            coder.problem = "\(coder.typeName) is neither a value type nor a view model"
+        }
+    }
+}
+
+extension BinderyValue {
+    @MainActor static func describe(into coder: DynamicCoder) {
+        coder.valueType = valueType
+        coder.encodeBody = { ($0 as! Self).jsonValue }
+        coder.decodeBody = { json throws(ValueError) in try Self(jsonValue: json) }
+        if let optional = self as? any OptionalValue.Type {
+            coder.elementType = optional.wrappedType
+            coder.elements = { optional.unwrapAny($0) }
+        } else if let array = self as? any ArrayValue.Type {
+            coder.elementType = array.elementType
+            coder.elements = { array.elementsAny($0) }
+        }
+    }
+}
+
+/// A value whose JSON form depends on its dynamic type (an `Any`, an existential): coded by what
+/// each value turns out to be.
+@MainActor
+enum AnyCoding {
+    static func describe(into coder: DynamicCoder) {
+        coder.valueType = .any
+        coder.encodeBody = { value in
+            let dynamicType = type(of: value)
+            let inner = DynamicCoders.coder(for: dynamicType)
+            return inner.problem == nil ? inner.encode(value) : .string(String(describing: value))
+        }
+    }
+}
