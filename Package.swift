@@ -37,6 +37,12 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            // FoundationEssentials' own dependencies, which a static link must name.
                                            .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims")]),
+        // View models written as apps write them (plain classes, Foundation values, enums with
+        // payloads, Timer, writes off the main actor), in a Swift 5 module, hosted as they are.
+        .target(name: "AppViewModels", dependencies: ["Bindery"], path: "Examples/AppViewModels",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "appd", dependencies: ["BinderyServer", "AppViewModels"], path: "Examples/appd",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         // The README's example of a daemon of your own, on the public API only.
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
         // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).
@@ -47,6 +53,7 @@ let package = Package(
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "SeededRandom"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels", "SeededRandom"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels"]),
+        .testTarget(name: "ExampleTests", dependencies: ["AppViewModels", "BinderyTesting", "BinderyServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,24 @@ public enum BinderyDaemon {
     /// This package's version: `binderyd --version` and its `initialize` report it.
     public static let version = "0.1.0"
 
+    /// The entry point for a `main.swift` in any language mode: `register` fills the registry (on
+    /// the main actor), then the daemon runs as ``run(registry:name:version:arguments:)`` does.
+    /// (Top-level code is on the main actor in Swift 6 mode only; this works in Swift 5 mode too.)
+    ///
+    /// ```swift
+    /// BinderyDaemon.main(name: "appd", version: "1.0.0") { registry in
+    ///     registry.register("todoList") { _ in TodoListViewModel() }
+    /// }
+    /// ```
+    public static func main(name: String, version: String, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                            register: @MainActor (inout ViewModelRegistry) -> Void) -> Never {
+        MainActor.assumeIsolated {
+            var registry = ViewModelRegistry()
+            register(&registry)
+            run(registry: registry, name: name, version: version, arguments: arguments)
+        }
+    }
+
     /// Parses the command line, then serves one client on stdin/stdout until it sends `exit` or
     /// closes stdin. Never returns.
     ///

@@ -70,6 +70,7 @@ public final class TestSession<Model: ViewModel> {
         state = session.state()
         report = reportFailure ?? { message, location in Issue.record(Comment(rawValue: message), sourceLocation: location) }
         table.onDeferredChanges = { [weak self] in self?.collectDeferred() }
+        SerialJobs.begin()  // last: a session whose open threw has no deinit to end it
     }
 
     /// The virtual clock the model sleeps on.
@@ -107,7 +108,11 @@ public final class TestSession<Model: ViewModel> {
         checkNothingUnasserted(before: "advance", sourceLocation)
         let before = state
         let start = changeSets.count
+        // Tasks the view model started by itself (a debounce) first reach their sleeps, so that the
+        // clock moves from where they began sleeping.
+        await SerialJobs.settle()
         await clock.advance(by: duration)
+        await SerialJobs.settle()
         collect(into: &unasserted)
         absorbUnasserted()
         verify("advance by \(duration)", from: before, changedIn: start, expected, sourceLocation)
@@ -132,6 +137,7 @@ public final class TestSession<Model: ViewModel> {
     isolated deinit {
         finish(sourceLocation: openedAt)
         table.close(session.id)
+        SerialJobs.end()
     }
 
     // MARK: Machinery

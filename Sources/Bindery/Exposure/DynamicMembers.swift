@@ -74,12 +74,18 @@ enum ValueMatching {
     }
 
     private static func matching(_ json: JSONValue, _ type: Any.Type, _ coder: DynamicCoder) throws(ValueError) -> Any {
-        let candidates = sources?(type) ?? []
-        if let exact = candidates.first(where: { coder.encode($0).isSameValue(as: json) }) { return exact }
-        // The row changed since the client saw it: the same `id` still names it.
+        // One value may be shown in several members (a list and its filtered view): the same JSON
+        // is the same candidate.
+        var candidates: [(value: Any, json: JSONValue)] = []
+        for value in sources?(type) ?? [] {
+            let json = coder.encode(value)
+            if !candidates.contains(where: { $0.json.isSameValue(as: json) }) { candidates.append((value, json)) }
+        }
+        if let exact = candidates.first(where: { $0.json.isSameValue(as: json) }) { return exact.value }
+        // The row changed since the client saw it, or only its `id` was sent: the id still names it.
         if case .object(let object) = json, let id = object["id"] {
-            let sameID = candidates.filter { coder.encode($0)["id"]?.isSameValue(as: id) ?? false }
-            if sameID.count == 1 { return sameID[0] }
+            let sameID = candidates.filter { $0.json["id"]?.isSameValue(as: id) ?? false }
+            if sameID.count == 1 { return sameID[0].value }
         }
         throw ValueError(expected: coder.valueType.description, found: json.typeName,
                          reason: "\(coder.typeName) is not Decodable, and no \(coder.typeName) the view model holds matches it")

@@ -31,6 +31,8 @@ public final class Session {
     private var runningCounts: [Int]
     /// Runs of async commands under way, by number; the task is nil until ``track(task:number:)``.
     private var runningTasks: [Int: Task<Void, Never>?] = [:]
+    /// The request each running command was invoked by, by run number.
+    private var runningCauses: [Int: RequestID?] = [:]
     /// Work started by the factory with `OpenContext.task`, cancelled at close.
     private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
@@ -49,7 +51,9 @@ public final class Session {
         for index in type.members.indices where observed?.contains(index) ?? true {
             lastSent[index] = .null  // observed; the real value comes from the first tracked read
         }
-        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [weak self] in self?.markDirty() }
+        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [weak self] cause in
+            self?.markDirty(cause: cause)
+        }
         rearm { index, value in lastSent[index] = value }
     }
 
@@ -254,18 +258,38 @@ public final class Session {
     /// hands each value to `body`.
     private func rearm(_ body: (Int, JSONValue) -> Void) {
         mustTrackAgain = false
+        var read: [JSONValue?] = tracking.sawWritesOffMain ? Array(repeating: nil, count: lastSent.count) : []
         tracking.track {
             for index in lastSent.indices where lastSent[index] != nil {
-                body(index, read(index))
+                let value = self.read(index)
+                if !read.isEmpty { read[index] = value }
+                body(index, value)
+            }
+        }
+        guard !read.isEmpty else { return }
+        // Another thread may have written between a read and the registration's installation,
+        // unseen by both: what reads differently now is a change (see SessionTracking).
+        for index in read.indices {
+            if let before = read[index], !self.read(index).isSameValue(as: before) {
+                return markDirty(cause: runningCause)
             }
         }
     }
 
-    func markDirty() {
+    /// Marks the session for the next collection, naming `cause` — by default the request being
+    /// handled, or else the one command running, when there is exactly one.
+    func markDirty(cause: RequestID? = ChangeCause.current) {
         guard !isDirty, !isClosed else { return }
         isDirty = true
-        pendingCause = ChangeCause.current
+        pendingCause = cause ?? runningCause
         table?.sessionBecameDirty(self)
+    }
+
+    /// The request of the one command of this session that is running, if exactly one is: what a
+    /// change from a thread or task that carries no cause of its own is attributed to.
+    private var runningCause: RequestID? {
+        let causes = Set(runningCauses.values.compactMap { $0 })
+        return causes.count == 1 ? causes.first : nil
     }
 
     // MARK: Commands
@@ -276,6 +300,7 @@ public final class Session {
         markDirty()
         nextTaskNumber += 1
         runningTasks[nextTaskNumber] = .some(nil)
+        runningCauses[nextTaskNumber] = ChangeCause.current
         return nextTaskNumber
     }
 
@@ -288,6 +313,7 @@ public final class Session {
     func endRunning(command: Int, number: Int) {
         runningCounts[command] -= 1
         runningTasks[number] = nil
+        runningCauses[number] = nil
         markDirty()
     }
 }

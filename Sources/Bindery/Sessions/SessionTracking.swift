@@ -16,10 +16,20 @@
 /// changes it: the registration fires, and Observation removes it from every object it was
 /// registered with. A beacon costs about a third of a change's tracking time and 800 bytes, so a
 /// session starts without one (unless its type is known to need it) and takes one when it must.
+///
+/// Writes from other threads. A view model that is not isolated to the main actor may be written
+/// from any thread; Observation then calls the registration on the writer's thread. The cause the
+/// writer runs under (a task of a command inherits it) is taken there and handed to the main actor
+/// with the change. And because a one-shot registration is installed only after the reads it
+/// covers, a write from another thread between a read and the installation would be seen by
+/// neither: once a session has seen one write from another thread, every registration is checked
+/// after it is installed (``sawWritesOffMain``), by reading again.
 @MainActor
 final class SessionTracking {
     private var beacon: Beacon?
-    private let onChange: @MainActor () -> Void
+    private let onChange: @MainActor (RequestID?) -> Void
+    /// Whether a registration of this session fired on a thread other than the main one.
+    private(set) var sawWritesOffMain = false
     /// Whether a registration is installed and has not fired yet.
     private(set) var isArmed = false
     /// Set while ``cancel()`` fires the registration on purpose, so that firing is not a change.
@@ -33,7 +43,7 @@ final class SessionTracking {
     /// `onChange` is called, on the main actor, before the first change to anything read under
     /// ``track(_:)`` since; then the registration is spent until the next ``track(_:)``. With
     /// `cancellable`, every registration carries a beacon from the start.
-    init(cancellable: Bool, onChange: @escaping @MainActor () -> Void) {
+    init(cancellable: Bool, onChange: @escaping @MainActor (_ cause: RequestID?) -> Void) {
         self.onChange = onChange
         if cancellable { beacon = Beacon() }
     }
@@ -62,7 +72,16 @@ final class SessionTracking {
             if let beacon { _ = beacon.generation }
             reads()
         } onChange: { [self] in
-            runOnMainActor { self.registrationFired(number) }
+            if MainThread.isCurrent {
+                runOnMainActor { self.registrationFired(number, cause: ChangeCause.current) }
+            } else {
+                // The writer's thread: its cause now, before the hop loses it.
+                let cause = ChangeCause.current
+                runOnMainActor {
+                    self.sawWritesOffMain = true
+                    self.registrationFired(number, cause: cause)
+                }
+            }
         }
     }
 
@@ -78,10 +97,10 @@ final class SessionTracking {
         return true
     }
 
-    private func registrationFired(_ number: Int) {
+    private func registrationFired(_ number: Int, cause: RequestID?) {
         guard number == registration else { return }  // replaced without being cancelled
         isArmed = false
-        if !isCancelling { onChange() }
+        if !isCancelling { onChange(cause) }
     }
 }
 

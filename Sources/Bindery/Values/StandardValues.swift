@@ -108,3 +108,11 @@ extension Array: BinderyValue where Element: BinderyValue {
         self = result
     }
 }
+
+/// Any JSON, as it is: for a member whose shape only the view model knows (a `[String: Any]`-style
+/// context, typed).
+extension JSONValue: BinderyValue {
+    public static var valueType: ValueType { .any }
+    public var jsonValue: JSONValue { self }
+    public init(jsonValue: JSONValue) throws(ValueError) { self = jsonValue }
+}

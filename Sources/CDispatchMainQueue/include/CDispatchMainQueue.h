@@ -11,4 +11,13 @@ int bindery_main_queue_descriptor(void);
 /// Runs what waits on the main queue. Call it on the main thread only.
 void bindery_drain_main_queue(void);
 
+/// Whether Foundation's run loop (CoreFoundation) is linked into this program: it is when the
+/// program uses `Timer`, `RunLoop` or anything else of Foundation that needs them, and then only.
+int bindery_run_loop_available(void);
+
+/// Runs the main run loop once without waiting: fires the Foundation timers that are due. Returns
+/// the seconds until the next timer is due, or -1 when none is scheduled (or no run loop is linked).
+/// Call it on the main thread only.
+double bindery_run_loop_fire_due_timers(void);
+
 #endif

@@ -15,6 +15,9 @@ import CDispatchMainQueue
 /// handles, and answers before it waits again. Main-queue work is drained through libdispatch's
 /// run-loop hooks, the way Foundation's `RunLoop` does on Linux.
 ///
+/// Foundation's timers (`Timer.scheduledTimer`, which schedules on the main run loop) fire here
+/// too: see ``RunLoopTimers``.
+///
 /// Backpressure needs no queue of its own: input is read one chunk at a time and handled before
 /// the next read, and a write to a client that does not read blocks this thread, so nothing more
 /// is read until it does.
@@ -41,7 +44,9 @@ public enum MainLoop {
         while true {
             // A negative descriptor is skipped by poll: nothing to read once the input has ended.
             descriptors[1].fd = input?.descriptor ?? -1
-            if poll(&descriptors, 2, -1) < 0 { continue }  // EINTR: a signal, handled elsewhere
+            let ready = poll(&descriptors, 2, RunLoopTimers.pollTimeout())
+            defer { RunLoopTimers.fireDue(afterWork: ready > 0) }
+            if ready <= 0 { continue }  // timed out for a timer, or EINTR: a signal, handled elsewhere
             if descriptors[0].revents != 0 {
                 var count: UInt64 = 0
                 _ = read(mainQueue, &count, 8)  // an eventfd: reading clears it

@@ -37,8 +37,8 @@ enum TypeMetadata {
         let payloadType: Any.Type?
     }
 
-    /// The cases of an enum in tag order (cases with payloads first, then the others, each group in
-    /// declaration order, as the runtime numbers them); nil for any other type.
+    /// The cases of an enum in declaration order; nil for any other type. (Without payloads, a case's
+    /// place in this list is its tag.)
     static func cases(of type: Any.Type) -> [EnumCase]? {
         guard kind(of: type) == .enum || kind(of: type) == .optional else { return nil }
         let descriptor = nominalDescriptor(type)
@@ -46,23 +46,25 @@ enum TypeMetadata {
         guard let fields = relative(descriptor + 16) else { return nil }
         let recordSize = Int(fields.load(fromByteOffset: 10, as: UInt16.self))
         let count = Int(fields.load(fromByteOffset: 12, as: UInt32.self))
-        var payloadCases: [EnumCase] = [], emptyCases: [EnumCase] = []
+        var cases: [EnumCase] = []
         for index in 0..<count {
             let record = fields + 16 + index * recordSize
             guard let namePointer = relative(record + 8) else { return nil }
             let name = String(cString: namePointer.assumingMemoryBound(to: CChar.self))
             if let mangled = relative(record + 4), mangled.load(as: UInt8.self) != 0 {
                 let payload = isGeneric ? nil : resolve(mangled, in: descriptor)
-                payloadCases.append(EnumCase(name: name, hasPayload: true, payloadType: payload))
+                cases.append(EnumCase(name: name, hasPayload: true, payloadType: payload))
             } else {
-                emptyCases.append(EnumCase(name: name, hasPayload: false, payloadType: nil))
+                cases.append(EnumCase(name: name, hasPayload: false, payloadType: nil))
             }
         }
         // The counts the descriptor keeps, to check the records were read right.
         let payloadCount = Int(descriptor.load(fromByteOffset: 20, as: UInt32.self) & 0x00FF_FFFF)
         let emptyCount = Int(descriptor.load(fromByteOffset: 24, as: UInt32.self))
-        guard payloadCount == payloadCases.count, emptyCount == emptyCases.count else { return nil }
-        return payloadCases + emptyCases
+        guard payloadCount == cases.count(where: \.hasPayload), emptyCount == cases.count(where: { !$0.hasPayload }) else {
+            return nil
+        }
+        return cases
     }
 
     /// The name of the case `value` holds (an enum's).
