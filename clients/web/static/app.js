@@ -16,7 +16,9 @@ const app = {
   forms: [],
   route: null,
   connectedOnce: false,
+  shown: 0, // routes shown so far
   openedArgs,
+  echo,
 };
 window.binderyWeb = app; // for a person at the console (and the tests, which read it only)
 
@@ -57,6 +59,15 @@ function openedArgs() {
   history.replaceState(null, '', location.pathname + location.search + hash);
 }
 
+/** A form's write was stored: other forms of the same session (a key shown twice) show it too. */
+function echo(source, name) {
+  for (const form of app.forms) {
+    if (form !== source && form.model.session === source.model.session && form.element.dataset.state === 'open') {
+      form.echoed(name, source.model.state[name]);
+    }
+  }
+}
+
 function setStatus(state, text) {
   status.dataset.state = state;
   statusText.textContent = text;
@@ -68,6 +79,7 @@ function setStatus(state, text) {
 function show() {
   if (app.route === location.hash) return;
   app.route = location.hash;
+  app.shown += 1;
   for (const form of app.forms) form.close();
   app.forms = [];
   main.replaceChildren();

@@ -323,6 +323,7 @@ export class FormView {
     promise.then(() => {
       this.settle(name, id);
       this.draw(this.model.endWrite(id, true));
+      this.app.echo(this, name);
     }, (error) => {
       if (error instanceof ConnectionLost) return; // kept in edits: recovery sends it again
       this.settle(name, id);
@@ -384,6 +385,13 @@ export class FormView {
     }
   }
 
+  /** Another form on this same session wrote `name` (the daemon tells no client its own writes). */
+  echoed(name, value) {
+    if (this.model.hasWriteInFlight(name)) return;
+    this.model.state[name] = value;
+    this.draw([name]);
+  }
+
   // Drawing.
 
   drawAll() {
@@ -405,6 +413,7 @@ export class FormView {
   drawMeta() {
     const parts = ['session ' + this.model.session, 'revision ' + this.model.revision];
     this.meta.textContent = parts.join(' · ');
+    this.element.dataset.revision = String(this.model.revision);
   }
 
   /** Puts the daemon's value in a control, unless the person has typed there since (an edit not yet sent). */
