@@ -79,7 +79,7 @@ function inlineNested(value) {
 export function parseArgs(text) {
   const trimmed = text.trim();
   if (trimmed === '') return { ok: true, value: {} };
-  if (trimmed.startsWith('{')) {
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     try {
       const value = JSON.parse(trimmed);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
