@@ -198,7 +198,8 @@ function lost(delay) {
 function exited(info) {
   for (const form of app.forms) form.disconnected(true);
   const tail = info.stderr.length > 0 ? ': ' + info.stderr[info.stderr.length - 1] : '';
-  setStatus('dead', 'The daemon stopped (exit code ' + info.code + ')' + tail);
+  const how = info.code === null ? '' : info.code < 0 ? ' (signal ' + -info.code + ')' : ' (exit code ' + info.code + ')';
+  setStatus('dead', 'The daemon stopped' + how + tail);
 }
 
 function refused(text) {
