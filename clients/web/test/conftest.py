@@ -51,12 +51,16 @@ def binderyd() -> str:
 class Bridge:
     """A bindery-web process: its URL (first line of stdout), port, token, and its stderr."""
 
-    def __init__(self, daemon: str, port: int = 0, token: Optional[str] = None, extra: List[str] = ()) -> None:
-        env = dict(os.environ)
+    def __init__(self, daemon: Optional[str], port: int = 0, token: Optional[str] = None,
+                 env: Optional[Dict[str, str]] = None) -> None:
+        """`daemon`: the --daemon command; None: bindery-web's default (binderyd --remote auto)."""
+        env = {**os.environ, **(env or {})}
         env.pop("BINDERY_WEB_TOKEN", None)
         if token is not None:
             env["BINDERY_WEB_TOKEN"] = token
-        argv = [sys.executable, BRIDGE, "--port", str(port), "--daemon", daemon, "--verbose", *extra]
+        argv = [sys.executable, BRIDGE, "--port", str(port), "--verbose"]
+        if daemon is not None:
+            argv += ["--daemon", daemon]
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
         self.stderr: List[str] = []
         self._stderr_thread = threading.Thread(target=self._drain, daemon=True)
@@ -95,8 +99,8 @@ def start_bridge(binderyd: str) -> Iterator[Callable[..., Bridge]]:
     """Starts bridges (`--daemon` defaults to the real binderyd); all are stopped at the end."""
     started: List[Bridge] = []
 
-    def start(daemon: Optional[str] = None, **options: Any) -> Bridge:
-        bridge = Bridge(daemon if daemon is not None else shlex.quote(binderyd), **options)
+    def start(daemon: Optional[str] = shlex.quote(binderyd), **options: Any) -> Bridge:
+        bridge = Bridge(daemon, **options)
         started.append(bridge)
         return bridge
 
