@@ -53,7 +53,8 @@ function rowNode(items, element) {
 export class FormView {
   /**
    * `spec`: `{type, key, args}` from the route; `schema`: the type's; `app`: the page, which has
-   * `connection`, `hashFor(spec)` and `openedArgs(form)`.
+   * `connection`, `openedArgs(form)` (arguments were typed: the address says so) and
+   * `echo(form, name)` (a write was stored: other forms of the session show it).
    */
   constructor(app, spec, schema) {
     this.app = app;
