@@ -183,3 +183,35 @@ def test_the_default_daemon_is_the_shared_one(start_bridge: Callable[..., Bridge
     finally:
         bridge.stop()
         stop_daemons(auto)
+
+
+def test_a_restarted_bridge_reattaches_the_live_keyed_session(driver: Any, tabs: Dict[str, Page], binderyd: str,
+                                                             socket_path: str, start_bridge: Callable[..., Bridge]) -> None:
+    """The shared daemon outlives the bridge: after a restart the page reopens its key and gets the
+    live session — with what a script wrote meanwhile — not a copy restored from its snapshot."""
+    import socket as sockets
+    with sockets.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    daemon = "%s --remote %s" % (shlex.quote(binderyd), shlex.quote(socket_path))
+    first = start_bridge(daemon, port=port, token="reattach-token")
+    page = Page(driver, tabs["other"].handle, first).load("#/survey/reattach")
+    form = page.form("survey")
+    session = form.get_attribute("data-session")
+    control(form, "name").send_keys("Ada")
+    Client = python_client()
+    with Client(binderyd, ["--remote", socket_path], timeout=20) as client:
+        survey = client.open("survey", key="reattach")  # keeps the session alive while the page is away
+        survey.wait_until(lambda state: state["name"] == "Ada", timeout=5)
+        first.stop()
+        page.wait_until(lambda d: d.find_element("id", "status").get_attribute("data-state") == "offline")
+        survey.set("companyName", "Engines")
+        page.bridge = start_bridge(daemon, port=port, token="reattach-token")
+        page.wait_live(timeout=15)
+        form = page.form("survey")
+        assert form.get_attribute("data-session") == session
+        page.wait_until(lambda _: control(form, "companyName").get_attribute("value") == "Engines")
+        assert control(form, "name").get_attribute("value") == "Ada"
+        page.wait_text(member(form, "prettyString"), lambda text: text.startswith("Name: Ada\nCompany: Engines\n"))
+        control(form, "comments").send_keys("back")
+        survey.wait_until(lambda state: state["comments"] == "back", timeout=5)
