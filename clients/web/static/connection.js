@@ -40,6 +40,7 @@ export class Connection {
     this.source = null;
     this.attempt = 0;
     this.timer = null;
+    this.starting = false;
   }
 
   get ready() {
@@ -50,6 +51,16 @@ export class Connection {
   async start() {
     clearTimeout(this.timer);
     this.timer = null;
+    if (this.source !== null || this.starting) return; // one stream at a time
+    this.starting = true;
+    try {
+      await this.open();
+    } finally {
+      this.starting = false;
+    }
+  }
+
+  async open() {
     let response;
     try {
       response = await fetch('ping', { cache: 'no-store', credentials: 'same-origin' });
@@ -68,9 +79,10 @@ export class Connection {
     const source = new EventSource('events');
     this.source = source;
     source.addEventListener('hello', (event) => {
+      const hello = JSON.parse(event.data);
       this.attempt = 0;
-      this.conn = JSON.parse(event.data).conn;
-      this.handlers.ready(JSON.parse(event.data));
+      this.conn = hello.conn;
+      this.handlers.ready(hello);
       this.pump();
     });
     source.addEventListener('message', (event) => this.receive(JSON.parse(event.data)));
