@@ -1,0 +1,491 @@
+// A form for one session, drawn from its type's schema: a control per writable field (its `name`
+// is the field's name), an element per output (its `data-member` is the output's name), a button
+// per command (its `name` is the command's name) with the command's result or error beside it.
+// Edits go out as setField after a pause in typing; every didChange is drawn at once, except into
+// a control holding an edit not yet sent (see model.js for the stale-echo rule).
+
+import { SessionModel } from './model.js';
+import { controlKind, controlText, inlineText, parseArgs, parseText } from './values.js';
+import { ConnectionLost } from './connection.js';
+
+const DEBOUNCE_MS = 150;
+
+/** Creates an element: `el('div', {class: 'x'}, child, 'text')`. */
+function el(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined && value !== false) element.setAttribute(name, value === true ? '' : value);
+  }
+  for (const child of children) element.append(child);
+  return element;
+}
+
+/** A value as DOM: text for scalars, a table for a list of objects, a list, a block for an object. */
+export function valueNode(type, value) {
+  if (value === null || value === undefined) return document.createTextNode('');
+  if (type.type === 'array') {
+    const items = type.items || {};
+    if (items.type === 'object') {
+      const table = el('table', { class: 'rows' },
+        el('thead', {}, el('tr', {}, ...items.members.map((member) => el('th', {}, member.name)))),
+        el('tbody', {}, ...value.map((element) => rowNode(items, element))));
+      return table;
+    }
+    return el('ol', { class: 'items' }, ...value.map((element) => el('li', {}, valueNode(items, element))));
+  }
+  if (type.type === 'object') {
+    const list = el('dl', { class: 'object' });
+    for (const member of type.members || []) {
+      if (!(member.name in value)) continue;
+      list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name])));
+    }
+    return list;
+  }
+  if (typeof value === 'object') return document.createTextNode(inlineText(value));
+  return document.createTextNode(String(value));
+}
+
+function rowNode(items, element) {
+  return el('tr', {}, ...items.members.map((member) =>
+    el('td', { 'data-name': member.name }, member.name in element ? valueNode(member, element[member.name]) : '')));
+}
+
+export class FormView {
+  /**
+   * `spec`: `{type, key, args}` from the route; `schema`: the type's; `app`: the page, which has
+   * `connection`, `openedArgs(form)` (arguments were typed: the address says so) and
+   * `echo(form, name)` (a write was stored: other forms of the session show it).
+   */
+  constructor(app, spec, schema) {
+    this.app = app;
+    this.spec = spec;
+    this.schema = schema;
+    this.model = new SessionModel(schema, spec.key);
+    this.controls = new Map();
+    this.outputs = new Map();
+    this.commands = new Map();
+    this.timers = new Map();  // field -> debounce timer: an edit not yet sent
+    this.edits = new Map();   // field -> {value, id}: the last edit sent and not yet answered
+    this.closed = false;
+    this.element = this.build();
+  }
+
+  get connection() {
+    return this.app.connection;
+  }
+
+  setState(state, message = '') {
+    this.element.dataset.state = state;
+    this.notice.textContent = message;
+  }
+
+  // Building.
+
+  build() {
+    const schema = this.schema;
+    const title = el('h2', {}, schema.type);
+    if (this.spec.key !== null) title.append(' ', el('span', { class: 'key', title: 'key' }, this.spec.key));
+    this.meta = el('span', { class: 'meta' });
+    this.undoButton = el('button', { type: 'button', 'data-action': 'undo', title: 'session/undo' }, 'Undo');
+    this.redoButton = el('button', { type: 'button', 'data-action': 'redo', title: 'session/redo' }, 'Redo');
+    this.historyNote = el('span', { class: 'history-note', role: 'status' });
+    this.undoButton.addEventListener('click', () => this.history('session/undo', 'undo'));
+    this.redoButton.addEventListener('click', () => this.history('session/redo', 'redo'));
+    this.notice = el('p', { class: 'notice', role: 'status' });
+    this.argsPanel = this.buildArgsPanel();
+    this.body = el('fieldset', { class: 'body' });
+    for (const field of schema.fields) this.body.append(field.writable ? this.buildField(field) : this.buildOutput(field));
+    if (schema.commands.length > 0) {
+      this.body.append(el('div', { class: 'commands' }, ...schema.commands.map((command) => this.buildCommand(command))));
+    }
+    const section = el('section', { class: 'form', 'data-type': schema.type, 'data-state': 'opening' },
+      el('header', {}, title, this.meta,
+        el('span', { class: 'toolbar' }, this.undoButton, this.redoButton, this.historyNote)),
+      this.notice, this.argsPanel, this.body);
+    if (this.spec.key !== null) section.dataset.key = this.spec.key;
+    return section;
+  }
+
+  buildField(field) {
+    const id = 'f-' + Math.random().toString(36).slice(2);
+    const kind = controlKind(field);
+    let control;
+    if (kind === 'checkbox') {
+      control = el('input', { id, name: field.name, type: 'checkbox' });
+      control.addEventListener('change', () => this.write(field.name));
+    } else if (kind === 'select') {
+      control = el('select', { id, name: field.name });
+      if (field.nullable) control.append(el('option', { value: '' }, '—'));
+      for (const value of field.cases) control.append(el('option', { value }, value));
+      control.addEventListener('change', () => this.write(field.name));
+    } else {
+      if (kind === 'json') control = el('textarea', { id, name: field.name, rows: 3, spellcheck: 'false' });
+      else if (kind === 'number') control = el('input', { id, name: field.name, type: 'number', step: field.type === 'integer' ? '1' : 'any' });
+      else control = el('input', { id, name: field.name, type: 'text', autocomplete: 'off', spellcheck: 'false' });
+      control.addEventListener('input', () => this.schedule(field.name));
+      control.addEventListener('change', () => this.flush(field.name));
+    }
+    const error = el('span', { class: 'field-error', 'data-error-of': field.name, role: 'alert' });
+    this.controls.set(field.name, { field, control, error });
+    return el('div', { class: 'row field', 'data-kind': kind },
+      el('label', { for: id }, field.label), control, error);
+  }
+
+  buildOutput(field) {
+    const array = field.type === 'array';
+    const tag = field.type === 'object' ? 'div' : (array ? 'div' : 'output');
+    const element = el(tag, { 'data-member': field.name, class: 'output' });
+    this.outputs.set(field.name, { field, element });
+    return el('div', { class: 'row output-row' }, el('span', { class: 'label' }, field.label), element);
+  }
+
+  buildCommand(command) {
+    const button = el('button', { type: 'button', name: command.name, class: 'command' }, command.label);
+    button.addEventListener('click', () => this.invoke(command.name));
+    const cancel = el('button', { type: 'button', 'data-action': 'cancel', 'data-cancel-of': command.name, hidden: true }, 'Cancel');
+    cancel.addEventListener('click', () => this.cancel(command.name));
+    let args = null;
+    if (command.args) {
+      args = el('textarea', { 'data-args-of': command.name, rows: 1, placeholder: 'arguments (JSON)', spellcheck: 'false' });
+    }
+    const result = el('output', { class: 'result', 'data-result-of': command.name });
+    this.commands.set(command.name, { command, button, cancel, args, result });
+    return el('div', { class: 'command-row' }, ...(args ? [args] : []), button, cancel, result);
+  }
+
+  buildArgsPanel() {
+    this.argsText = el('input', { type: 'text', 'data-args': '', placeholder: '{"name": "value"}  or  name=value', spellcheck: 'false' });
+    this.argsMessage = el('p', { class: 'args-message' });
+    const open = el('button', { type: 'submit', 'data-action': 'open' }, 'Open');
+    const form = el('form', { class: 'args' }, this.argsMessage,
+      el('label', {}, 'Arguments ', this.argsText), ' ', open);
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const parsed = parseArgs(this.argsText.value);
+      if (!parsed.ok) {
+        this.argsMessage.textContent = parsed.error;
+        return;
+      }
+      this.spec = { ...this.spec, args: parsed.value };
+      this.app.openedArgs(this);
+      this.open();
+    });
+    form.hidden = true;
+    return form;
+  }
+
+  // Opening, recovering, closing.
+
+  /** Opens the session (session/open); `restore`: a snapshot to start from (form recovery). */
+  async open(restore = null) {
+    this.setState('opening');
+    const params = { type: this.schema.type };
+    if (this.spec.key !== null) params.key = this.spec.key;
+    if (this.spec.args) params.args = this.spec.args;
+    if (restore) params.restore = restore;
+    let result;
+    try {
+      result = await this.connection.request('session/open', params);
+    } catch (error) {
+      if (this.closed || error instanceof ConnectionLost) return;
+      if (error.code === -32022 && restore) {
+        this.open(null); // the snapshot no longer fits: start afresh
+        return;
+      }
+      if (error.code === -32018) {
+        this.argsPanel.hidden = false;
+        this.argsMessage.textContent = error.message;
+        if (!this.argsText.value && this.spec.args) this.argsText.value = JSON.stringify(this.spec.args);
+        this.setState('needs-args');
+        this.argsText.focus();
+        return;
+      }
+      this.setState('error', error.message);
+      return;
+    }
+    if (this.closed) {
+      this.connection.request('session/close', { session: result.session }).catch(() => {});
+      return;
+    }
+    this.argsPanel.hidden = true;
+    this.body.disabled = false;
+    this.model.dropRequests();
+    this.model.state = {};
+    this.model.take(result);
+    this.drawAll();
+    this.setState('open');
+    this.element.dataset.session = String(result.session);
+    // Edits the daemon never acknowledged (the connection went while they were on their way, and
+    // a shared session was returned as it is): written again, as LiveView re-submits a form.
+    for (const [name, edit] of [...this.edits]) {
+      if (this.timers.has(name)) continue;
+      if (sameText(this.model.state[name], edit.value)) this.edits.delete(name);
+      else this.send(name, edit.value);
+    }
+  }
+
+  /** After a reconnect (a new daemon client): opens the session again with what the form held. */
+  recover() {
+    for (const name of this.timers.keys()) this.takeEdit(name);
+    const edits = {};
+    for (const [name, edit] of this.edits) edits[name] = edit.value;
+    const restore = this.model.session === null ? null : this.model.snapshot(edits);
+    this.open(restore);
+  }
+
+  /** The connection is gone: requests in flight will not be answered. */
+  disconnected(dead) {
+    this.model.dropRequests();
+    for (const name of this.commands.keys()) this.drawCommand(name);
+    if (dead) {
+      this.body.disabled = true;
+      this.setState('dead', 'The daemon stopped: this form is no longer live.');
+    } else if (this.element.dataset.state === 'open') {
+      this.setState('offline', 'Reconnecting…');
+    }
+  }
+
+  close() {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    if (this.model.session !== null && this.connection.ready && this.element.dataset.state === 'open') {
+      this.connection.request('session/close', { session: this.model.session }).catch(() => {});
+    }
+    this.element.remove();
+  }
+
+  // From the daemon.
+
+  didChange(params) {
+    const result = this.model.applyDidChange(params);
+    this.draw(result.changed);
+    for (const [name, ops] of Object.entries(result.splices)) this.drawSplice(name, ops);
+    if (result.resync) this.resync();
+    this.drawMeta();
+  }
+
+  async resync() {
+    const { id, promise } = this.connection.call('session/state', { session: this.model.session });
+    try {
+      const result = await promise;
+      this.draw(this.model.take(result, id));
+      this.drawMeta();
+    } catch (error) {
+      // the connection went: recovery reopens
+    }
+  }
+
+  // Edits.
+
+  schedule(name) {
+    clearTimeout(this.timers.get(name));
+    this.timers.set(name, setTimeout(() => this.flush(name), DEBOUNCE_MS));
+  }
+
+  /** Sends a field's pending edit now (its pause ended, it lost focus, or a button was pressed). */
+  flush(name) {
+    if (!this.timers.has(name)) return;
+    this.write(name);
+  }
+
+  flushAll() {
+    for (const name of [...this.timers.keys()]) this.flush(name);
+  }
+
+  /** Reads a control; sends its value, or shows why it is not one. */
+  write(name) {
+    const value = this.takeEdit(name);
+    if (value === undefined) return;
+    if (this.connection.ready && this.element.dataset.state === 'open') this.send(name, value);
+  }
+
+  /** The value a control's text means, kept as an edit to send; undefined when it means none. */
+  takeEdit(name) {
+    clearTimeout(this.timers.get(name));
+    this.timers.delete(name);
+    const { field, control, error } = this.controls.get(name);
+    let parsed;
+    if (control.type === 'checkbox') parsed = { ok: true, value: control.checked };
+    else parsed = parseText(field, control.value, control.validity ? control.validity.badInput : false);
+    if (!parsed.ok) {
+      error.textContent = parsed.error;
+      return undefined;
+    }
+    error.textContent = '';
+    this.edits.set(name, { value: parsed.value, id: null });
+    return parsed.value;
+  }
+
+  send(name, value) {
+    const { id, promise } = this.connection.call('setField', { session: this.model.session, field: name, value });
+    this.model.beginWrite(id, name, value);
+    this.edits.set(name, { value, id });
+    promise.then(() => {
+      this.settle(name, id);
+      this.draw(this.model.endWrite(id, true));
+      this.app.echo(this, name);
+    }, (error) => {
+      if (error instanceof ConnectionLost) return; // kept in edits: recovery sends it again
+      this.settle(name, id);
+      this.model.endWrite(id, false);
+      this.controls.get(name).error.textContent = error.message;
+      this.draw([name]);
+    });
+  }
+
+  settle(name, id) {
+    const edit = this.edits.get(name);
+    if (edit && edit.id === id) this.edits.delete(name);
+  }
+
+  // Commands and history.
+
+  async invoke(name) {
+    this.flushAll();
+    const entry = this.commands.get(name);
+    const params = { session: this.model.session, command: name };
+    if (entry.args && entry.args.value.trim() !== '') {
+      try {
+        params.args = JSON.parse(entry.args.value);
+      } catch (error) {
+        this.model.outcomes[name] = { ok: false, error: { message: 'arguments: not JSON: ' + error.message } };
+        this.drawCommand(name);
+        return;
+      }
+    }
+    const { id, promise } = this.connection.call('invoke', params);
+    this.model.beginInvoke(id, name);
+    this.drawCommand(name);
+    let outcome;
+    try {
+      outcome = { ok: true, value: (await promise).result };
+    } catch (error) {
+      if (error instanceof ConnectionLost) return;
+      outcome = { ok: false, error };
+    }
+    this.model.endInvoke(id, outcome);
+    this.drawCommand(name);
+  }
+
+  cancel(name) {
+    for (const [id, command] of this.model.invokes) {
+      if (command === name) this.connection.notify('$/cancelRequest', { id });
+    }
+  }
+
+  async history(method, word) {
+    this.flushAll();
+    const before = this.model.revision;
+    this.historyNote.textContent = '';
+    try {
+      const result = await this.connection.request(method, { session: this.model.session });
+      if (result.revision === before) this.historyNote.textContent = 'Nothing to ' + word;
+    } catch (error) {
+      if (!(error instanceof ConnectionLost)) this.historyNote.textContent = error.message;
+    }
+  }
+
+  /** Another form on this same session wrote `name` (the daemon tells no client its own writes). */
+  echoed(name, value) {
+    if (this.model.hasWriteInFlight(name)) return;
+    this.model.state[name] = value;
+    this.draw([name]);
+  }
+
+  // Drawing.
+
+  drawAll() {
+    this.draw(Object.keys(this.model.state));
+    for (const name of this.commands.keys()) this.drawCommand(name);
+    this.drawMeta();
+  }
+
+  draw(names) {
+    const commands = new Set();
+    for (const name of names) {
+      if (this.controls.has(name)) this.drawControl(name);
+      else if (this.outputs.has(name)) this.drawOutput(name);
+      else if (/\.(enabled|running)$/.test(name)) commands.add(name.replace(/\.(enabled|running)$/, ''));
+    }
+    for (const name of commands) if (this.commands.has(name)) this.drawCommand(name);
+  }
+
+  drawMeta() {
+    const parts = ['session ' + this.model.session, 'revision ' + this.model.revision];
+    this.meta.textContent = parts.join(' · ');
+    this.element.dataset.revision = String(this.model.revision);
+  }
+
+  /** Puts the daemon's value in a control, unless the person has typed there since (an edit not yet sent). */
+  drawControl(name) {
+    if (this.timers.has(name)) return;
+    const { field, control } = this.controls.get(name);
+    const value = this.model.state[name];
+    if (control.type === 'checkbox') {
+      control.checked = value === true;
+      return;
+    }
+    const text = controlText(field, value);
+    if (control.value === text) return;
+    if (control.type === 'number' && text !== '' && Number(control.value) === Number(text) && control.value !== '') return;
+    const focused = document.activeElement === control;
+    const start = focused ? control.selectionStart : null;
+    const end = focused ? control.selectionEnd : null;
+    control.value = text;
+    if (focused && start !== null) {
+      try {
+        control.setSelectionRange(Math.min(start, text.length), Math.min(end, text.length));
+      } catch (error) {
+        // number inputs have no selection
+      }
+    }
+  }
+
+  drawOutput(name) {
+    const { field, element } = this.outputs.get(name);
+    const value = this.model.state[name];
+    element.toggleAttribute('data-null', value === null);
+    if (value === null || typeof value !== 'object') element.dataset.value = JSON.stringify(value);
+    if (Array.isArray(value)) element.dataset.length = String(value.length);
+    element.replaceChildren(valueNode(field, value));
+  }
+
+  /** Applies splice ops to a list's rows in place: only the inserted and deleted rows change. */
+  drawSplice(name, ops) {
+    const { field, element } = this.outputs.get(name);
+    const container = element.querySelector(':scope > table > tbody, :scope > ol');
+    if (!container) {
+      this.drawOutput(name);
+      return;
+    }
+    const items = field.items;
+    for (const op of ops) {
+      for (let i = 0; i < op.delete; i++) container.children[op.at].remove();
+      const before = container.children[op.at] || null;
+      for (const value of op.insert) {
+        const node = items.type === 'object' ? rowNode(items, value) : el('li', {}, valueNode(items, value));
+        container.insertBefore(node, before);
+      }
+    }
+    element.dataset.length = String(this.model.state[name].length);
+  }
+
+  drawCommand(name) {
+    const { button, cancel, result } = this.commands.get(name);
+    const running = this.model.running(name);
+    button.disabled = running || !this.model.enabled(name);
+    button.setAttribute('aria-busy', running ? 'true' : 'false');
+    cancel.hidden = !running || ![...this.model.invokes.values()].includes(name);
+    const outcome = this.model.outcomes[name];
+    result.classList.toggle('error', outcome !== undefined && !outcome.ok);
+    if (running) result.textContent = '';
+    else if (outcome === undefined) result.textContent = '';
+    else if (outcome.ok) result.textContent = outcome.value === null ? 'done' : '→ ' + inlineText(outcome.value);
+    else result.textContent = outcome.error.message;
+  }
+}
+
+function sameText(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
