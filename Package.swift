@@ -52,7 +52,7 @@ let package = Package(
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "SeededRandom"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels", "SeededRandom"]),
-        .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels"]),
+        .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels", "AppViewModels"]),
         .testTarget(name: "ExampleTests", dependencies: ["AppViewModels", "BinderyTesting", "BinderyServer"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Foundation
 @testable import BinderyServer
 import SeedViewModels
+import AppViewModels
 
 /// A recorded exchange, as `binderyd --record` writes it: a framing line, then what the client sent
 /// (`in`, or `inRaw` for bodies that are not JSON) and what the daemon wrote back (`out`), in order.
@@ -13,6 +14,8 @@ struct Transcript {
     }
 
     var framing: Framing = .contentLength
+    /// The daemon: `binderyd` (the seeds), or `appd` (Examples/AppViewModels), from the first line.
+    var daemon = "binderyd"
     /// Options the daemon must be started with (`--deterministic`, ...), from the first line.
     var arguments: [String] = []
     var steps: [Step] = []
@@ -33,6 +36,7 @@ struct Transcript {
                 } else if let name = value["framing"]?.stringValue, let framing = Framing(rawValue: name) {
                     self.framing = framing
                     arguments = value["arguments"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    daemon = value["daemon"]?.stringValue ?? daemon
                 } else if case .int(let code)? = value["exit"] {
                     exitCode = Int32(code)
                 } else {
@@ -43,11 +47,15 @@ struct Transcript {
     }
 
     /// Builds a transcript from the `-->` / `<--` lines of a protocol.md example, in NDJSON framing;
-    /// a first line `$ binderyd ARGS` gives the daemon's arguments.
+    /// a first line `$ binderyd ARGS` (or `$ appd ARGS`) gives the daemon and its arguments.
     init(arrows text: Substring) {
         framing = .newlineDelimited
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("$ binderyd") { arguments = line.split(separator: " ").dropFirst(2).map(String.init) }
+            if line.hasPrefix("$ ") {
+                let words = line.split(separator: " ").dropFirst().map(String.init)
+                daemon = words.first ?? daemon
+                arguments = Array(words.dropFirst())
+            }
             if line.hasPrefix("--> ") { steps.append(.send(Array(line.dropFirst(4).utf8))) }
             if line.hasPrefix("<-- ") { steps.append(.expect(Array(line.dropFirst(4).utf8))) }
         }
@@ -63,7 +71,7 @@ struct Transcript {
     /// Input is closed right after the last `in` line, as when it was recorded: the daemon answers
     /// everything it has read either way, and what it does at end of input is part of the exchange.
     func replay() throws -> [String] {
-        let daemon = try DaemonProcess(arguments: arguments)
+        let daemon = try DaemonProcess(executable: self.daemon, arguments: arguments)
         var problems: [String] = []
         let lastSend = steps.lastIndex { if case .send = $0 { true } else { false } }
         for (index, step) in steps.enumerated() {
@@ -97,10 +105,17 @@ struct Transcript {
     func replayInProcess() async throws -> [String] {
         guard case .serve(let options) = try ServerOptions.parse(arguments) else { return ["bad arguments \(arguments)"] }
         var registry = ViewModelRegistry()
-        registry.registerSeedViewModels()
+        let serverInfo: (String, String)
+        switch daemon {
+        case "appd":
+            ExampleViewModels.register(into: &registry)
+            serverInfo = ("appd", "1.0.0")
+        default:
+            registry.registerSeedViewModels()
+            serverInfo = ("binderyd", BinderyDaemon.version)
+        }
         let connection = InMemoryConnection(framing: framing)
-        let server = Server(registry: registry, options: options, serverInfo: ("binderyd", BinderyDaemon.version),
-                            connection: connection)
+        let server = Server(registry: registry, options: options, serverInfo: serverInfo, connection: connection)
         server.start()
         defer { withExtendedLifetime(server) {} }
         var problems: [String] = []
