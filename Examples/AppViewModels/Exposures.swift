@@ -103,6 +103,7 @@ extension ImportViewModel: ViewModel {
             Output("lastLine", \.lastLine)
             Output("progress", \.progress)
             Command("importAll") { await $0.importAll() }
+            Command("importInBackground") { $0.importInBackground() }
             Command("importInParallel") { (model, workers: Int) in await model.importInParallel(workers: workers) }
         }
     }

@@ -37,8 +37,9 @@ enum TypeMetadata {
         let payloadType: Any.Type?
     }
 
-    /// The cases of an enum in declaration order; nil for any other type. (Without payloads, a case's
-    /// place in this list is its tag.)
+    /// The cases of an enum in the order the runtime numbers them (its reflection records' order):
+    /// those with payloads first, then the others, each group in declaration order — so without
+    /// payloads, declaration order, and a case's place in the list is its tag. Nil for any other type.
     static func cases(of type: Any.Type) -> [EnumCase]? {
         guard kind(of: type) == .enum || kind(of: type) == .optional else { return nil }
         let descriptor = nominalDescriptor(type)

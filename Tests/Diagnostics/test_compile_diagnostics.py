@@ -1,0 +1,60 @@
+"""Issue 23: an exposure line that cannot work is a compile error that names why — every such line,
+not only the first (Tests/Diagnostics/BadExposure.swift.txt has four).
+
+Type-checks the file against the Bindery module the test command has just built (.build/debug)."""
+import os
+import re
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, ".build", "debug")
+EXPECTED = {
+    19: "a Field needs a settable property ('var' with a setter); use Output for a read-only one",
+    21: "a Field needs a settable property ('var' with a setter); use Output for a read-only one",
+    22: "a command takes at most one argument value after the model: put several in a struct (or a tuple) of your own",
+    23: "'enabled:' needs a Bool property of the view model",
+}
+
+
+def typecheck(source: str) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "BadExposure.swift")
+        with open(path, "w") as file:
+            file.write(source)
+        command = ["swiftc", "-typecheck", "-I", os.path.join(BUILD, "Modules")]
+        for module in ("CSwiftRuntime", "CDispatchMainQueue"):
+            command += ["-Xcc", "-fmodule-map-file=%s" % os.path.join(ROOT, "Sources", module, "include", "module.modulemap")]
+        done = subprocess.run(command + [path], capture_output=True, text=True, timeout=120)
+        assert done.returncode != 0, "the bad exposure compiled"
+        return done.stderr
+
+
+def test_every_bad_exposure_line_is_reported_with_its_reason():
+    with open(os.path.join(ROOT, "Tests", "Diagnostics", "BadExposure.swift.txt")) as file:
+        source = file.read()
+    errors = {}
+    for line, message in re.findall(r"^[^ \n]*BadExposure\.swift:(\d+):\d+: error: (.*)$", typecheck(source), re.M):
+        errors.setdefault(int(line), []).append(message)
+    assert sorted(errors) == sorted(EXPECTED), errors
+    for line, reason in EXPECTED.items():
+        assert any(reason in message for message in errors[line]), (line, errors[line])
+
+
+def test_the_same_file_with_its_mistakes_fixed_compiles():
+    with open(os.path.join(ROOT, "Tests", "Diagnostics", "BadExposure.swift.txt")) as file:
+        source = file.read()
+    fixed = (source.replace('Field("id", \\.id)', 'Output("id", \\.id)')
+             .replace('Field("total", \\.total)', 'Output("total", \\.total)')
+             .replace("(model, name: String, extra: Int)", "(model, name: String)")
+             .replace("enabled: \\.name", "enabled: \\.hasName")
+             .replace("var total: Int { 3 }", "var total: Int { 3 }\n    var hasName: Bool { !name.isEmpty }"))
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "Fixed.swift")
+        with open(path, "w") as file:
+            file.write(fixed)
+        command = ["swiftc", "-typecheck", "-I", os.path.join(BUILD, "Modules")]
+        for module in ("CSwiftRuntime", "CDispatchMainQueue"):
+            command += ["-Xcc", "-fmodule-map-file=%s" % os.path.join(ROOT, "Sources", module, "include", "module.modulemap")]
+        done = subprocess.run(command + [path], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
