@@ -125,6 +125,10 @@ extension ValueCatalogueViewModel: ViewModel {
             Field("address", \.address)
             Field("labels", \.labels)
             Field("context", \.context)
+            Field("bigCount", \.bigCount)
+            Field("ratio", \.ratio)
+            Output("window", \.window)
+            Field("timeout", \.timeout)
             Output("lastError", \.lastError)
             Output("pair", \.pair)
             Command("reset") { $0.reset() }

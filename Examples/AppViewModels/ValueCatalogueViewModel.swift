@@ -46,6 +46,10 @@ class ValueCatalogueViewModel {
     var address = Address(street: "1 Main St", city: "Springfield", floor: nil)
     var labels: Set<Tag> = [Tag(name: "home", colour: "green")]
     var context: [Int: [String]] = [2: ["x"], 1: []]
+    var bigCount: Int64 = 9_000_000_000
+    var ratio: Float32 = 0.5
+    var window: ClosedRange<Int> = 1...1_000_000
+    var timeout: Duration = .milliseconds(1500)
     private(set) var lastError: Error? = CatalogueError()
     var pair: (width: Int, height: Int) { (3, 4) }
 

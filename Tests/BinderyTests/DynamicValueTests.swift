@@ -64,7 +64,7 @@ import Testing
         }
         let problems = ExposureProblems.list(exposure)
         #expect(problems == [
-            "Output(\"service\"): Service is a class: Bindery shows values (structs, enums, collections) and view models",
+            "Output(\"service\"): Service is a class: Bindery shows values (structs, enums, collections), Codable classes and view models",
             "Field(\"onDone\"): () -> () is a function type, which has no JSON form",
             "\"name\" is declared twice",
         ])

@@ -2,7 +2,7 @@
 ///
 /// In order, a type is:
 /// 1. a ``BinderyValue`` (the standard scalars, Foundation's values, arrays and optionals of them):
-///    its own coding;
+///    its own coding; any other integer or floating-point type: a number; a `Duration`: seconds;
 /// 2. an `Optional`: the wrapped type's, or null;
 /// 3. an `Error` (a concrete one or `any Error`): its message, read-only;
 /// 4. an enum without associated values: a string (its `String` raw value, else its case name),
@@ -11,9 +11,10 @@
 ///    integers; a `SetAlgebra` sequence (`Set`, `IndexSet`): a sorted array without duplicates;
 ///    any other sequence: an array (a sequence of pairs from an ordered dictionary included);
 /// 6. an enum with associated values: `{"case": name, ...payload members}`;
-/// 7. a struct: an object of its stored properties — by its `Codable` form when it has one;
+/// 7. a struct (or a range: its bounds): an object of its stored properties — by its `Codable` form
+///    when it has one; a `Codable` class likewise;
 /// 8. a tuple: an object when labelled, else an array (read-only);
-/// 9. anything else (a class that is not a view model, a function) cannot be shown.
+/// 9. anything else (a class that is neither `Codable` nor a view model, a function) cannot be shown.
 @MainActor
 enum DynamicCoders {
     private static var coders: [ObjectIdentifier: DynamicCoder] = [:]
@@ -29,6 +30,9 @@ enum DynamicCoders {
 
     private static func classify(_ type: Any.Type, into coder: DynamicCoder) {
         if let bindery = type as? any BinderyValue.Type { return bindery.describe(into: coder) }
+        if let integer = type as? any FixedWidthInteger.Type { return NumberCoding.describeInteger(integer, into: coder) }
+        if let number = type as? any BinaryFloatingPoint.Type { return NumberCoding.describeFloatingPoint(number, into: coder) }
+        if type == Duration.self { return NumberCoding.describeDuration(into: coder) }
         if let optional = type as? any OptionalValue.Type { return optional.describeOptional(into: coder) }
         if ObjectIdentifier(type) == ObjectIdentifier((any Error).self) {
             return ErrorCoding.describe((any Error).self, into: coder)
@@ -41,14 +45,18 @@ enum DynamicCoders {
         if let dictionary = type as? any DictionaryValue.Type { return dictionary.describeDictionary(into: coder) }
         if let set = type as? any (SetAlgebra & Sequence).Type { return SetCoding.describe(set, into: coder) }
         if let array = type as? any ArrayValue.Type { return array.describeArray(into: coder) }
+        // A range is its bounds, not its (possibly millions of) elements.
+        if type is any RangeExpression.Type { return StructCoding.describe(type, into: coder, byStoredProperties: true) }
         if let sequence = type as? any Sequence.Type { return SequenceCoding.describe(sequence, into: coder) }
         switch kind {
         case .enum: EnumCoding.describeUnion(type, into: coder)
         case .struct: StructCoding.describe(type, into: coder)
         case .tuple: TupleCoding.describe(type, into: coder)
         case .existential: AnyCoding.describe(into: coder)
+        case .class where type is any Encodable.Type:
+            StructCoding.describe(type, into: coder)  // a Codable class: shown (and written) by its Codable form
         case .class:
-            coder.problem = "\(coder.typeName) is a class: Bindery shows values (structs, enums, collections) and view models"
+            coder.problem = "\(coder.typeName) is a class: Bindery shows values (structs, enums, collections), Codable classes and view models"
         case .function:
             coder.problem = "\(coder.typeName) is a function type, which has no JSON form"
         default:

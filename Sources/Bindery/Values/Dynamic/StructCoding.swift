@@ -4,8 +4,8 @@
 /// argument of a struct that is not is matched against the values the model holds.
 @MainActor
 enum StructCoding {
-    static func describe(_ type: Any.Type, into coder: DynamicCoder) {
-        let decodable = type as? any Decodable.Type
+    static func describe(_ type: Any.Type, into coder: DynamicCoder, byStoredProperties: Bool = false) {
+        let decodable = byStoredProperties ? nil : type as? any Decodable.Type
         if let decodable {
             coder.valueType = .object(coder.typeName, SchemaProbe.members(of: decodable))
             coder.decodeBody = CodableCoding.decoder(decodable, expected: coder.valueType)
@@ -16,7 +16,7 @@ enum StructCoding {
                 return ValueType.Member(name: property.name, type: inner.valueType, isOptional: inner.valueType.isNullable)
             })
         }
-        if let encodable = type as? any Encodable.Type {
+        if !byStoredProperties, let encodable = type as? any Encodable.Type {
             coder.encodeBody = CodableCoding.encoder(encodable)
         } else {
             coder.encodeBody = { value in encodeStoredProperties(value) }
