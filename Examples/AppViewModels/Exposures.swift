@@ -135,3 +135,63 @@ extension ValueCatalogueViewModel: ViewModel {
         }
     }
 }
+
+extension CounterRowViewModel: ViewModel {
+    static var exposure: Exposure<CounterRowViewModel> {
+        Exposure {
+            Output("id", \.id)
+            Field("title", \.title)
+            Output("count", \.count)
+            Output("summary", \.summary)
+            Command("increment") { $0.increment() }
+            Command("reset") { $0.reset() }
+        }
+    }
+}
+
+extension ClockTabViewModel: ViewModel {
+    static var exposure: Exposure<ClockTabViewModel> {
+        Exposure {
+            Output("ticks", \.ticks)
+            Output("isRunning", \.isRunning)
+            Command("start") { $0.start() }
+            Command("stop") { $0.stop() }
+        }
+    }
+}
+
+extension ProfileTabViewModel: ViewModel {
+    static var exposure: Exposure<ProfileTabViewModel> {
+        Exposure {
+            Field("name", \.name)
+            Output("canSave", \.canSave)
+        }
+    }
+}
+
+extension CountersTabViewModel: ViewModel {
+    static var exposure: Exposure<CountersTabViewModel> {
+        Exposure {
+            Field("newTitle", \.newTitle)
+            Output("rows", \.rows)
+            Output("total", \.total)
+            Command("add") { $0.add() }
+            Command("remove") { (model, id: Int) in model.remove(id: id) }
+            Command("moveToTop") { (model, id: Int) in model.moveToTop(id: id) }
+        }
+    }
+}
+
+extension TabbedAppViewModel: ViewModel {
+    static var exposure: Exposure<TabbedAppViewModel> {
+        Exposure {
+            Field("selectedTab", \.selectedTab)
+            Output("clockTab", \.clockTab)
+            Output("profileTab", \.profileTab)
+            Output("countersTab", \.countersTab)
+            Output("detail", \.detail)
+            Command("showDetail") { (model, id: Int) in model.showDetail(id: id) }
+            Command("hideDetail") { $0.hideDetail() }
+        }
+    }
+}

@@ -27,5 +27,6 @@ public enum ExampleViewModels {
         registry.register("stopwatch") { _ in StopwatchViewModel() }
         registry.register("import") { _ in ImportViewModel() }
         registry.register("valueCatalogue") { _ in ValueCatalogueViewModel() }
+        registry.register("tabbedApp") { context in TabbedAppViewModel(clock: context.dependencies.clock) }
     }
 }

@@ -53,6 +53,8 @@ extension Server {
         }
         var result: JSONObject = ["session": .int(session.id), "revision": .int(session.revision),
                                   "state": .object(session.state())]
+        let (children, _) = session.takeChildrenNews()
+        if !children.isEmpty { result.append("children", .object(children)) }
         if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
         if restoringStored, table.count > sessionsBefore { result.append("restored", true) }
         return .object(result)
@@ -72,6 +74,9 @@ extension Server {
     func closeSession(_ params: Params) throws(RPCError) -> JSONValue {
         let id = try params.int("session")
         let session = table.session(id)
+        if let parent = session?.parent {
+            throw .invalidParams("session \(id) is a child view model of session \(parent.id): it closes with its parent")
+        }
         guard table.close(id) else { throw .unknownSession(id) }
         if let session { store?.sessionClosed(session) }
         if let session, session.hasRunningCommands {
@@ -80,10 +85,14 @@ extension Server {
         return .null
     }
 
-    /// `session/state` {session} -> {revision, state}: everything observed, to resynchronise.
+    /// `session/state` {session} -> {revision, state, children?}: everything observed, to
+    /// resynchronise; `children`: every child session under it, with its state.
     func sessionState(_ params: Params) throws(RPCError) -> JSONValue {
         let session = try session(params)
-        return ["revision": .int(session.revision), "state": .object(session.state())]
+        var result: JSONObject = ["revision": .int(session.revision), "state": .object(session.state())]
+        let children = session.descendantStates()
+        if !children.isEmpty { result.append("children", .object(children)) }
+        return .object(result)
     }
 
     /// `session/observe` {session, properties} -> {revision, state}: push only these from now on.

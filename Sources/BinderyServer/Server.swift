@@ -197,20 +197,28 @@ public final class Server {
 
     /// Queues one didChange per session that changed, in order of session id.
     func sendChanges() {
-        for (session, cause, changes, splices) in table.collectChanges() where !isClosed {
+        for (session, cause, found) in table.collectChangeSets() where !isClosed {
             // `{"jsonrpc":"2.0","method":"didChange","params":{session, revision, changes, splices?,
-            // cause?}}`, written from its parts: one per changed session per turn, so the envelope
-            // is not built as a JSONValue first.
+            // children?, detached?, cause?}}`, written from its parts: one per changed session per
+            // turn, so the envelope is not built as a JSONValue first.
             connection.send(JSONWriter.bytes { output in
                 output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
                 output.write(session.id)
                 output.append(#","revision":"#)
                 output.write(session.revision)
                 output.append(#","changes":"#)
-                output.write(.object(changes))
-                if !splices.isEmpty {
+                output.write(.object(found.changes))
+                if !found.splices.isEmpty {
                     output.append(#","splices":"#)
-                    output.write(.object(splices))
+                    output.write(.object(found.splices))
+                }
+                if !found.children.isEmpty {
+                    output.append(#","children":"#)
+                    output.write(.object(found.children))
+                }
+                if !found.detached.isEmpty {
+                    output.append(#","detached":"#)
+                    output.write(.array(found.detached.map(JSONValue.int)))
                 }
                 if let cause {
                     output.append(#","cause":"#)

@@ -31,6 +31,10 @@ public final class TestSession<Model: ViewModel> {
     public let model: Model
     /// What a client holds: the state at open, with every change since folded in.
     public private(set) var state: JSONObject
+    /// What a client holds of each child view model's session (see protocol.md, "Child view
+    /// models"), by session id: its state at first sight, with its changes folded in. Children's
+    /// changes are not part of a step's assertion; read them here.
+    public private(set) var children: [Int: JSONObject] = [:]
     /// Every change set pushed so far, in order: one per turn that changed something.
     public private(set) var changeSets: [JSONObject] = []
     public let dependencies: Dependencies
@@ -68,6 +72,9 @@ public final class TestSession<Model: ViewModel> {
         session = try table.open(registry.type(named: type)!, arguments: arguments, observing: nil)
         model = made!
         state = session.state()
+        for (id, child) in session.takeChildrenNews().opened.members {
+            children[Int(id)!] = child["state"]?.objectValue
+        }
         report = reportFailure ?? { message, location in Issue.record(Comment(rawValue: message), sourceLocation: location) }
         table.onDeferredChanges = { [weak self] in self?.collectDeferred() }
         SerialJobs.begin()  // last: a session whose open threw has no deinit to end it
@@ -86,6 +93,23 @@ public final class TestSession<Model: ViewModel> {
             // The client holds what it wrote (no echo); a change set may then say otherwise.
             if state[field] != nil { state[field] = value.jsonValue }
         }
+    }
+
+    /// Invokes a command of a child view model's session (an id from ``children``), and asserts
+    /// what its first turn changed in this session's own state.
+    @discardableResult
+    public func invoke(_ command: String, inChild child: Int, args: JSONValue? = nil, sourceLocation: SourceLocation = #_sourceLocation,
+                       assert expected: (inout JSONObject) -> Void = { _ in }) throws -> TestInvocation {
+        guard let childSession = table.session(child), children[child] != nil else {
+            throw SessionError.unknownCommand(command, known: [])
+        }
+        let invocation = TestInvocation()
+        try step("invoke \(command) in child \(child)", sourceLocation, expected) {
+            invocation.task = try childSession.invoke(command, arguments: args) { outcome in
+                invocation.outcome = outcome
+            }
+        }
+        return invocation
     }
 
     /// Invokes a command as `invoke` does and asserts what its first turn changed. A sync command's
@@ -159,7 +183,15 @@ public final class TestSession<Model: ViewModel> {
     private func collectDeferred() { collect(into: &unasserted) }
 
     private func collect(into sets: inout [JSONObject]) {
-        for (_, _, changes, _) in table.collectChanges() { sets.append(changes) }
+        for (changed, _, found) in table.collectChangeSets() {
+            for (id, child) in found.children.members { children[Int(id)!] = child["state"]?.objectValue }
+            for id in found.detached { children[id] = nil }
+            if changed === session {
+                sets.append(found.changes)
+            } else if children[changed.id] != nil {
+                for (name, value) in found.changes.members { children[changed.id]![name] = value }
+            }
+        }
     }
 
     private func absorbUnasserted() {

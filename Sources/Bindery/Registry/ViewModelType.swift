@@ -14,6 +14,8 @@ public final class ViewModelType {
     /// The names of every member of a session's state, in order.
     public let memberNames: [String]
     private let memberIndex: [String: Int]
+    /// Whether a member may hold a child view model (then reads keep track of children).
+    let hasChildren: Bool
     private let commandIndex: [String: Int]
 
     enum Member {
@@ -41,6 +43,7 @@ public final class ViewModelType {
         self.memberNames = names
         self.memberIndex = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.commandIndex = Dictionary(commands.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.hasChildren = properties.contains { $0.valueType.containsViewModel }
     }
 
     public func memberIndex(named name: String) -> Int? { memberIndex[name] }

@@ -37,10 +37,21 @@ public final class Session {
     private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
     private(set) weak var table: SessionTable?
+    /// The session whose member holds this one's model, for a child view model.
+    public private(set) weak var parent: Session?
+    /// Child view models' sessions, by their model's identity (see `ChildSessions`).
+    private var children: [ObjectIdentifier: Session] = [:]
+    /// The children met during the current full read of the members.
+    private var childrenSeen: Set<ObjectIdentifier> = []
+    /// Children opened (and their own children) since the client was last told, and children that
+    /// went: for the next change set, or the state an open returns.
+    private var childrenOpened: [Session] = []
+    private var childrenClosed: [Int] = []
 
     init(id: Int, type: ViewModelType, model: AnyObject, observing names: [String]?, key: String?,
-         table: SessionTable) {
+         table: SessionTable, parent: Session? = nil) {
         self.id = id
+        self.parent = parent
         self.type = type
         self.key = key
         self.model = model
@@ -60,8 +71,10 @@ public final class Session {
     /// The current value of every observed member, in declaration order.
     public func state() -> JSONObject {
         var state = JSONObject(minimumCapacity: lastSent.count)
-        for index in lastSent.indices where lastSent[index] != nil {
-            state.append(type.memberNames[index], read(index))
+        fullRead {
+            for index in lastSent.indices where lastSent[index] != nil {
+                state.append(type.memberNames[index], read(index))
+            }
         }
         return state
     }
@@ -114,10 +127,14 @@ public final class Session {
     }
 
     /// What one collection found: members sent whole, and lists sent as splices (by member name:
-    /// `{ops: [{at, delete, insert}], length}`). A member is in one or the other.
+    /// `{ops: [{at, delete, insert}], length}`). A member is in one or the other. With them, the
+    /// child sessions its values now show for the first time (`children`) and those they no
+    /// longer show, now closed (`detached`).
     public struct ChangeSet {
         public var changes = JSONObject()
         public var splices = JSONObject()
+        public var children = JSONObject()
+        public var detached: [Int] = []
         public var isEmpty: Bool { changes.isEmpty && splices.isEmpty }
     }
 
@@ -188,7 +205,7 @@ public final class Session {
         isDirty = false
         pendingCause = nil
         var found = ChangeSet()
-        reread { index, value in
+        fullRead { reread { index, value in
             let name = type.memberNames[index]
             if let splicer, case .array(let old)? = lastSent[index], case .array(let new) = value {
                 switch splicer.splice(from: old, to: new) {
@@ -207,7 +224,8 @@ public final class Session {
             }
             lastSent[index] = value
             found.changes.append(name, value)
-        }
+        } }
+        (found.children, found.detached) = takeChildrenNews()
         guard !found.isEmpty else { return nil }
         revision += 1
         return found
@@ -225,6 +243,8 @@ public final class Session {
     /// ``SessionTable/watchForRegistrationsLeftBehind(by:of:)``.
     func close() {
         isClosed = true
+        for child in children.values { table?.close(child.id) }
+        children.removeAll()
         if !tracking.cancel() || tracking.leftARegistrationBehind {
             table?.watchForRegistrationsLeftBehind(by: tracking, of: type)
         }
@@ -237,6 +257,8 @@ public final class Session {
 
     private func read(_ index: Int) -> JSONValue {
         switch type.members[index] {
+        case .property(let property) where type.hasChildren:
+            ChildSessions.reading(for: self) { type.properties[property].read(model) }
         case .property(let property): type.properties[property].read(model)
         case .enabled(let command): .bool(type.commands[command].isEnabled?(model) ?? true)
         case .running(let command): .bool(runningCounts[command] > 0)
@@ -290,6 +312,62 @@ public final class Session {
     private var runningCause: RequestID? {
         let causes = Set(runningCauses.values.compactMap { $0 })
         return causes.count == 1 ? causes.first : nil
+    }
+
+    // MARK: Children
+
+    /// The child session of `model`, opened now if this is the first time a member shows it.
+    func child(for model: AnyObject, of childType: ViewModelType) -> Session {
+        let identity = ObjectIdentifier(model)
+        childrenSeen.insert(identity)
+        if let existing = children[identity] { return existing }
+        let child = table!.openChild(childType, model: model, parent: self)
+        children[identity] = child
+        childrenOpened.append(child)
+        return child
+    }
+
+    /// Every child session under this one, by id, with its type, revision and state: what a client
+    /// resynchronising (`session/state`) takes as its children's starting point.
+    public func descendantStates() -> JSONObject {
+        var states = JSONObject()
+        for child in children.values.sorted(by: { $0.id < $1.id }) {
+            states.append(String(child.id), ["type": .string(child.type.name), "revision": .int(child.revision),
+                                             "state": .object(child.state())])
+            for member in child.descendantStates().members { states.append(member.key, member.value) }
+        }
+        return states
+    }
+
+    /// Runs a read of every observed member: the children it no longer meets are closed after it.
+    private func fullRead(_ body: () -> Void) {
+        guard type.hasChildren else { return body() }
+        childrenSeen.removeAll(keepingCapacity: true)
+        body()
+        for (identity, child) in children where !childrenSeen.contains(identity) {
+            children[identity] = nil
+            table?.close(child.id)
+            childrenClosed.append(child.id)
+        }
+    }
+
+    /// The children opened since last asked — each with its state, and its own new children, by
+    /// session id — and the ids of those closed.
+    public func takeChildrenNews() -> (opened: JSONObject, closed: [Int]) {
+        guard !childrenOpened.isEmpty || !childrenClosed.isEmpty else { return ([:], []) }
+        var opened = JSONObject()
+        let closed = childrenClosed
+        let new = childrenOpened
+        childrenOpened = []
+        childrenClosed = []
+        for child in new where !child.isClosed {
+            let state = child.state()
+            opened.append(String(child.id), ["type": .string(child.type.name), "revision": .int(child.revision),
+                                             "state": .object(state)])
+            let (grandchildren, _) = child.takeChildrenNews()
+            for member in grandchildren.members { opened.append(member.key, member.value) }
+        }
+        return (opened, closed.filter { id in !new.contains { $0.id == id } })
     }
 
     // MARK: Commands

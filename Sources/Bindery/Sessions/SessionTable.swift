@@ -61,11 +61,22 @@ public final class SessionTable {
         let context = OpenContext(arguments: arguments, dependencies: dependencies)
         let model = try type.make(context)
         if let fields { try type.restore(fields, into: model) }
-        let session = Session(id: nextID, type: type, model: model, observing: names, key: key, table: self)
-        session.own(context.tasks)
+        // The id is taken first: the session's first read may open child sessions, which take the next.
+        let id = nextID
         nextID += 1
+        let session = Session(id: id, type: type, model: model, observing: names, key: key, table: self)
+        session.own(context.tasks)
         sessions[session.id] = session
         if let key { sessionsByKey[ExactKey(key)] = session }
+        return session
+    }
+
+    /// Opens the session of a child view model `model` that `parent` shows (see `ChildSessions`).
+    func openChild(_ type: ViewModelType, model: AnyObject, parent: Session) -> Session {
+        let id = nextID
+        nextID += 1
+        let session = Session(id: id, type: type, model: model, observing: nil, key: nil, table: self, parent: parent)
+        sessions[session.id] = session
         return session
     }
 
@@ -91,6 +102,11 @@ public final class SessionTable {
     /// The change set of every session that has one, in session id order. (Not in the order the
     /// sessions changed: Observation calls the observers of one property in no fixed order.)
     public func collectChanges() -> [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] {
+        collectChangeSets().map { ($0.session, $0.cause, $0.changes.changes, $0.changes.splices) }
+    }
+
+    /// Like ``collectChanges()``, with each change set's children.
+    public func collectChangeSets() -> [(session: Session, cause: RequestID?, changes: Session.ChangeSet)] {
         guard !dirtySessions.isEmpty else { return [] }
         var pending = dirtySessions
         if pending.count > 1 {
@@ -100,7 +116,7 @@ public final class SessionTable {
             pending = pending.map(\.id).sorted().compactMap { sessions[$0] }
         }
         dirtySessions.removeAll(keepingCapacity: true)
-        var result: [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] = []
+        var result: [(session: Session, cause: RequestID?, changes: Session.ChangeSet)] = []
         // Sessions that read the same list in this collection share its conversion and its splice.
         let splicer = splicesEnabled ? ListSplicer() : nil
         ArrayConversions.sharingConversions {
@@ -108,7 +124,7 @@ public final class SessionTable {
                 onSessionChanged?(session)
                 let cause = session.pendingCause
                 if let found = session.collectChanges(splicer: splicer) {
-                    result.append((session, cause, found.changes, found.splices))
+                    result.append((session, cause, found))
                 }
             }
         }

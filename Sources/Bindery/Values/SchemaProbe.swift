@@ -73,7 +73,7 @@ enum SchemaProbe {
         case .union(_, let cases):
             .object(JSONObject([(key: "case", value: .string(cases.first?.name ?? ""))]
                 + (cases.first?.members ?? []).filter { !$0.isOptional }.map { (key: $0.name, value: sample(of: $0.type)) }))
-        case .optional, .any: .null
+        case .optional, .any, .viewModel: .null
         case .formatted(let base, let format): FormatSamples.sample[format] ?? sample(of: base)
         }
     }

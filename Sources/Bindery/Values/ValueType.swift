@@ -1,5 +1,19 @@
 /// The type of an exposed value, as the schema tells clients.
 public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
+    public static func == (left: ValueType, right: ValueType) -> Bool {
+        switch (left, right) {
+        case (.string, .string), (.bool, .bool), (.integer, .integer), (.number, .number), (.any, .any): true
+        case (.enumeration(let a), .enumeration(let b)): a == b
+        case (.array(let a), .array(let b)), (.set(let a), .set(let b)), (.dictionary(let a), .dictionary(let b)),
+             (.optional(let a), .optional(let b)): a == b
+        case (.object(let a, let x), .object(let b, let y)): a == b && x == y
+        case (.union(let a, let x), .union(let b, let y)): a == b && x == y
+        case (.formatted(let a, let x), .formatted(let b, let y)): a == b && x == y
+        case (.viewModel(let a, _), .viewModel(let b, _)): a == b
+        default: false
+        }
+    }
+
     case string
     case bool
     case integer
@@ -20,6 +34,8 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
     case optional(ValueType)
     /// A base type with a `format` that says how to read it (`"date-time"`, `"uuid"`, `"decimal"`...).
     case formatted(ValueType, format: String)
+    /// A child view model: `{"session": id}` of its own session; its type's schema, nested.
+    case viewModel(String, schema: @MainActor @Sendable () -> JSONValue)
     /// A value whose type Bindery cannot describe ahead of time (an associated value of an enum
     /// that is not `Decodable`); its JSON is whatever the value is.
     case any
@@ -46,6 +62,19 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
             self.name = name
             self.type = type
             self.isOptional = isOptional
+        }
+    }
+
+    /// Whether values of this type may hold a child view model.
+    var containsViewModel: Bool {
+        switch self {
+        case .viewModel: true
+        case .array(let inner), .set(let inner), .dictionary(let inner), .optional(let inner), .formatted(let inner, _):
+            inner.containsViewModel
+        case .object(_, let members): members.contains { $0.type.containsViewModel }
+        case .union(_, let cases): cases.contains { $0.members.contains { $0.type.containsViewModel } }
+        case .any: true
+        default: false
         }
     }
 
@@ -77,6 +106,10 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
         case .integer: object.append("type", "integer")
         case .number: object.append("type", "number")
         case .any: object.append("type", "any")
+        case .viewModel(let name, let schema):
+            object.append("type", "viewModel")
+            object.append("typeName", .string(name))
+            object.append("schema", MainActor.assumeIsolated { ChildSchemas.nested(name, schema) })
         case .formatted(let base, let format):
             describe(base, into: &object)
             object.append("format", .string(format))
@@ -131,6 +164,7 @@ public indirect enum ValueType: Sendable, Equatable, CustomStringConvertible {
         case .optional(let wrapped): "\(wrapped) or null"
         case .formatted(let base, let format): "\(base) (\(format))"
         case .any: "any value"
+        case .viewModel(let name, _): "a child view model (\(name))"
         }
     }
 }

@@ -13,7 +13,8 @@
 /// 6. an enum with associated values: `{"case": name, ...payload members}`;
 /// 7. a struct (or a range: its bounds): an object of its stored properties — by its `Codable` form
 ///    when it has one; a `Codable` class likewise;
-/// 8. a tuple: an object when labelled, else an array (read-only);
+/// 8. a tuple: an object when labelled, else an array (read-only); a view model: a child (see
+///    `ChildSessions`);
 /// 9. anything else (a class that is neither `Codable` nor a view model, a function) cannot be shown.
 @MainActor
 enum DynamicCoders {
@@ -48,6 +49,7 @@ enum DynamicCoders {
         // A range is its bounds, not its (possibly millions of) elements.
         if type is any RangeExpression.Type { return StructCoding.describe(type, into: coder, byStoredProperties: true) }
         if let sequence = type as? any Sequence.Type { return SequenceCoding.describe(sequence, into: coder) }
+        if let child = type as? any ViewModel.Type { return describeChild(child, into: coder) }
         switch kind {
         case .enum: EnumCoding.describeUnion(type, into: coder)
         case .struct: StructCoding.describe(type, into: coder)
@@ -63,6 +65,10 @@ enum DynamicCoders {
             coder.problem = "\(coder.typeName) is neither a value type nor a view model"
         }
     }
+}
+
+@MainActor private func describeChild<Model: ViewModel>(_ type: Model.Type, into coder: DynamicCoder) {
+    ChildCoding.describe(Model.self, into: coder)
 }
 
 extension BinderyValue {
