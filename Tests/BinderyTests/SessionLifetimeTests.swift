@@ -43,8 +43,10 @@ import SeedViewModels
         let before = residentBytes()
         try await cycle(Self.cycles)
         let growth = residentBytes() - before
-        // A leak of one registration per closed session (~850 bytes) would be 17 MB here.
-        #expect(growth < 2 << 20, "\(name): RSS grew by \(growth) bytes over \(Self.cycles) open/close cycles")
+        // A leak of one registration per closed session (~850 bytes) would be 17 MB here. The
+        // bound leaves room for the other suites running beside this one in the same process
+        // (measured: up to 2.1 MB of their growth during these cycles).
+        #expect(growth < 4 << 20, "\(name): RSS grew by \(growth) bytes over \(Self.cycles) open/close cycles")
         #expect(table.count == 0)
         // And the store's next change reaches no closed session: nothing is dirty, nothing is sent.
         store.add(title: "After", rating: .good)

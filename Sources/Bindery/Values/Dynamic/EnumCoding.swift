@@ -46,6 +46,9 @@ enum EnumCoding {
                 guard case .object(let object) = json, case .string(let name)? = object["case"] else {
                     throw ValueError(expected: coder.valueType.description, found: json.typeName, reason: "no \"case\" member")
                 }
+                guard cases.contains(where: { $0.name == name }) else {
+                    throw ValueError(expected: coder.valueType.description, found: "\"case\": \"\(name)\"")
+                }
                 let payload = JSONObject(object.members.filter { $0.key != "case" })
                 return try decode(.object(JSONObject([(key: name, value: .object(payload))])))
             }
