@@ -69,4 +69,23 @@ import BinderyTesting
         #expect(clock.sleeperCount == 0, "the clock tab's task ended with its model")
         #expect(app == nil && clockTab == nil && row == nil)
     }
+
+    @Test func aSnapshotKeepsTheTree() throws {
+        var registry = ViewModelRegistry()
+        ExampleViewModels.register(into: &registry)
+        let table = SessionTable(registry: registry, dependencies: .deterministic())
+        let type = registry.type(named: "tabbedApp")!
+        let first = try table.open(type, arguments: [:], observing: nil)
+        _ = try table.session(4)!.invoke("add", arguments: nil) { _ in }
+        _ = table.collectChangeSets()
+        try table.session(3)!.setField("name", to: "Ada")
+        try table.session(5)!.setField("title", to: "Cups")
+        let fields = first.fieldValues()
+        #expect(fields["profileTab"] == ["name": "Ada"])
+        #expect(fields["countersTab"] == ["newTitle": "", "rows": [["title": "Cups"]]])
+        let restored = try table.open(type, arguments: [:], observing: nil, restoring: fields)
+        let children = restored.takeChildrenNews().opened
+        let profile = children.members.first { $0.value["type"] == "ProfileTabViewModel" }
+        #expect(profile?.value["state"]?["name"] == "Ada")
+    }
 }

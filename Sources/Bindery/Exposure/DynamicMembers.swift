@@ -50,6 +50,9 @@ extension Output {
             write: nil
         )
         exposed.values = { model, type in coder.values(ofType: type, in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
+        if coder.valueType.containsViewModel {
+            exposed.children = { model in coder.childModels(in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
+        }
         exposed.problem = coder.problem
         property = exposed
     }

@@ -18,6 +18,9 @@ struct ExposedProperty {
     /// The values of a given type this member holds (itself, or inside it): what a command argument
     /// of a type that cannot be decoded is matched against. Nil: none worth looking in.
     var values: (@MainActor (AnyObject, Any.Type) -> [Any])?
+    /// The child view models this member holds, for a member that may hold some: their fields go
+    /// into the parent's snapshot (see `ViewModelType.fieldValues(of:)`).
+    var children: (@MainActor (AnyObject) -> [(model: AnyObject, type: ViewModelType)])?
     /// Why Bindery cannot serve this member (its type has no JSON form); reported at registration.
     var problem: String?
 

@@ -59,6 +59,10 @@ public final class ViewModelType {
         }
         for property in properties {
             guard let value = fields[property.name] else { continue }
+            if property.write == nil, let children = property.children {
+                try restoreChildren(value, into: children(model), member: property.name)
+                continue
+            }
             guard let write = property.write else { throw .readOnlyField(property.name) }
             do throws(ValueError) {
                 try matchingValues(of: model) { () throws(ValueError) in try write(model, value) }
@@ -72,10 +76,42 @@ public final class ViewModelType {
     }
 
     /// The values of the writable fields of a model, in declaration order: a snapshot's `fields`.
+    /// A member holding child view models holds their fields: an object for one child (null for
+    /// none), an array for rows.
     func fieldValues(of model: AnyObject) -> JSONObject {
         var fields = JSONObject()
-        for property in properties where property.isWritable { fields.append(property.name, property.read(model)) }
+        for property in properties {
+            if property.isWritable {
+                fields.append(property.name, property.read(model))
+            } else if let children = property.children {
+                let nested = children(model).map { JSONValue.object($0.type.fieldValues(of: $0.model)) }
+                if case .array = property.valueType.unwrapped {
+                    fields.append(property.name, .array(nested))
+                } else {
+                    fields.append(property.name, nested.first ?? .null)
+                }
+            }
+        }
         return fields
+    }
+
+    /// Writes a snapshot's fields of child view models into the children the model holds now: one
+    /// into one, rows into rows in order (rows the snapshot has and the model lacks are not made:
+    /// only the model makes its children).
+    private func restoreChildren(_ value: JSONValue, into children: [(model: AnyObject, type: ViewModelType)],
+                                 member: String) throws(SessionError) {
+        let snapshots: [JSONValue]
+        switch value {
+        case .array(let elements): snapshots = elements
+        case .null: snapshots = []
+        default: snapshots = [value]
+        }
+        for (child, snapshot) in zip(children, snapshots) {
+            guard case .object(let fields) = snapshot else {
+                throw .wrongValueType(field: member, ValueError(expected: "the fields of \(child.type.name)", found: snapshot.typeName))
+            }
+            try child.type.restore(fields, into: child.model)
+        }
     }
 
     /// Every value of `type` the model's members hold: what an argument of a type that cannot be

@@ -35,6 +35,7 @@ enum ChildCoding {
     static func describe<Model: ViewModel>(_: Model.Type, into coder: DynamicCoder) {
         let type = childType(Model.self)
         coder.valueType = .viewModel(type.name, schema: { type.schema })
+        coder.childType = type
         coder.encodeBody = { value in ChildSessions.reference(to: value as AnyObject, of: type) }
     }
 

@@ -24,6 +24,8 @@ final class DynamicCoder {
     /// arguments are matched against them).
     var elementType: Any.Type?
     var elements: ((Any) -> [Any])?
+    /// For a child view model: its type (see `ChildSessions`).
+    var childType: ViewModelType?
 
     init(typeName: String) {
         self.typeName = typeName
@@ -40,6 +42,14 @@ final class DynamicCoder {
                              reason: "\(typeName) cannot be made from JSON")
         }
         return try decodeBody(json)
+    }
+
+    /// The child view models inside `value` (itself, an optional's, a list's rows), with their types.
+    func childModels(in value: Any) -> [(model: AnyObject, type: ViewModelType)] {
+        if let childType { return [(value as AnyObject, childType)] }
+        guard let elementType, let elements else { return [] }
+        let inner = DynamicCoders.coder(for: elementType)
+        return elements(value).flatMap { inner.childModels(in: $0) }
     }
 
     /// Every value of `type` inside `value` (itself, an optional's, a collection's elements).
