@@ -133,3 +133,22 @@ def test_a_type_that_is_gone_closes_its_sessions(dev, form):
     # New sessions get ids never used before.
     assert dev.result("session/open", {"type": "welcome"})["session"] == other + 1
     reload(dev, original_main, MAIN)
+
+
+def test_a_command_running_at_a_reload_is_cancelled(dev):
+    text = ORIGINAL_MODEL.replace(
+        '    var name = ""\n',
+        '    var name = ""\n    func wait() async throws { try await Task.sleep(for: .seconds(60)) }\n').replace(
+        'Output("greeting", \\.greeting)', 'Output("greeting", \\.greeting)\n            Command("wait") { try await $0.wait() }')
+    reload(dev, text)
+    session = dev.result("session/open", {"type": "greeting"})["session"]
+    invoke = dev.send("invoke", {"session": session, "command": "wait"})
+    started, _ = dev.wait_for(lambda m: m.get("method") == "didChange" and m["params"]["session"] == session)
+    assert started["params"]["changes"] == {"wait.running": True}
+    save(MODEL, text.replace("Hello, ", "Hi, "))
+    answer, before = dev.wait_for(lambda m: m.get("id") == invoke)
+    assert answer["error"]["code"] == -32800 and "reloaded" in answer["error"]["message"], answer
+    assert {"wait.running": False} in [c["changes"] for c in changes(before, session)]
+    params, _ = dev.notification("daemon/reloaded")
+    assert dev.result("session/state", {"session": session})["state"]["wait.running"] is False
+    reload(dev, ORIGINAL_MODEL)
