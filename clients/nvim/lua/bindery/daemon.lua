@@ -52,6 +52,8 @@ function M.ensure()
       if method == 'didChange' and M.conn == conn then
         local form = M.sessions[params.session]
         if form then form:apply(params) end
+      elseif M.conn == conn then
+        require('bindery.devloop').notification(conn, method, params) -- bindery-dev's
       end
     end,
     on_stderr = log.stderr,
