@@ -149,7 +149,8 @@ local function build_failed(conn, params)
     form.build_error = what .. ': ' .. M.failed .. ' (:copen)'
     redraw(form)
   end
-  ui.warn(what .. ': ' .. M.failed .. ' (see :copen)')
+  -- Short, so that it never asks for Enter: the forms and :copen say the rest.
+  ui.warn(what .. ' (:copen)')
 end
 
 local function closed(params)
