@@ -187,8 +187,14 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
       bindery--current
     (bindery--start)))
 
+(declare-function bindery-dev--notification "bindery-dev" (conn method params))
+
 (defun bindery--dispatch (conn method params)
-  "Route notification METHOD with PARAMS from CONN to its session's form."
+  "Route notification METHOD with PARAMS from CONN to its session's form.
+Other notifications are bindery-dev's (see bindery-dev.el)."
+  (unless (eq method 'didChange)
+    (when (fboundp 'bindery-dev--notification)
+      (bindery-dev--notification conn method params)))
   (when (eq method 'didChange)
     (let* ((session (plist-get params :session))
            (handler (gethash session (bindery--conn-sessions conn))))
