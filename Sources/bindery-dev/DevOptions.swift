@@ -82,6 +82,10 @@ struct DevOptions {
             return .exit("bindery-dev: --product NAME is required\n\n\(usage)", 2)
         }
         // An absolute path, so that what runs in other folders (swift build) finds the same package.
+        // A leading ~ is the home folder: editors pass the command on without a shell.
+        if options.packagePath == "~" || options.packagePath.hasPrefix("~/"), let home = getenv("HOME") {
+            options.packagePath = String(cString: home) + options.packagePath.dropFirst()
+        }
         if !options.packagePath.hasPrefix("/"), let cwd = getcwd(nil, 0) {
             let base = String(cString: cwd)
             free(cwd)

@@ -45,9 +45,21 @@ class DevClient:
     """bindery-dev over pipes, newline-delimited JSON; every message it writes is kept in order."""
 
     def __init__(self, package=PACKAGE, product="greeter", arguments=()):
-        self.process = subprocess.Popen(
+        self._attach(subprocess.Popen(
             [DEV, "--package-path", str(package), "--product", product, *arguments],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+
+    @classmethod
+    def attach(cls, process, skip_text=False):
+        """A client of a process already started with pipes (a script that ends in bindery-dev);
+        with skip_text, lines that are not JSON (what the script's other commands print) are skipped."""
+        client = cls.__new__(cls)
+        client._attach(process, skip_text)
+        return client
+
+    def _attach(self, process, skip_text=False):
+        self.process = process
+        self.skip_text = skip_text
         self.messages = queue.Queue()
         self.seen = []
         self.next_id = 0
@@ -57,6 +69,8 @@ class DevClient:
 
     def _read(self):
         for line in self.process.stdout:
+            if self.skip_text and not line.lstrip().startswith((b"{", b"[")):
+                continue
             self.messages.put(json.loads(line))
         self.messages.put(None)
 
