@@ -75,15 +75,33 @@ def test_a_removed_field_is_dropped_and_named(dev, form):
         "revision": 5, "state": {"name": "Grace", "greeting": "Hello, Grace!"}}
 
 
+def test_a_burst_of_saves_makes_one_build(dev, form):
+    import time
+    for index in range(5):
+        save(MODEL, ORIGINAL_MODEL.replace("Hello, ", "Hello %d, " % index))
+        time.sleep(0.005)
+    params, before = dev.notification("daemon/reloaded")
+    assert [m["method"] for m in before if m.get("method", "").startswith("daemon/")] == ["daemon/reloading"]
+    assert changes(before, form) == [{"session": form, "revision": 6, "changes": {"greeting": "Hello 4, Grace!"}}]
+    # Saves while a build runs make one more build, whose result alone is loaded.
+    save(MODEL, ORIGINAL_MODEL.replace("Hello, ", "Hello 5, "))
+    dev.notification("daemon/reloading")
+    save(MODEL, ORIGINAL_MODEL.replace("Hello, ", "Hello 6, "))
+    save(MODEL, ORIGINAL_MODEL)
+    params, before = dev.notification("daemon/reloaded")
+    assert [m["method"] for m in before if m.get("method", "").startswith("daemon/")] == ["daemon/reloading"]
+    assert changes(before, form) == [{"session": form, "revision": 7, "changes": {"greeting": "Hello, Grace!"}}]
+
+
 def test_a_value_the_new_type_refuses_falls_back(dev, form):
     text = ORIGINAL_MODEL.replace('var name = ""', 'var name = 7').replace(
         '"Hello, \\(name)!"', '"Hello, number \\(name)!"').replace('name.isEmpty', 'name == 0')
     params, before = reload(dev, text)
     assert params["fellBack"] == [{"session": form, "field": "name"}]
-    assert changes(before, form) == [{"session": form, "revision": 6, "changes": {"name": 7, "greeting": "Hello, number 7!"}}]
+    assert changes(before, form) == [{"session": form, "revision": 8, "changes": {"name": 7, "greeting": "Hello, number 7!"}}]
     params, before = reload(dev, ORIGINAL_MODEL)
-    assert changes(before, form) == [{"session": form, "revision": 7, "changes": {"name": "", "greeting": "Hello!"}}]
-    assert dev.result("setField", {"session": form, "field": "name", "value": "Ada"}) == {"revision": 8}
+    assert changes(before, form) == [{"session": form, "revision": 9, "changes": {"name": "", "greeting": "Hello!"}}]
+    assert dev.result("setField", {"session": form, "field": "name", "value": "Ada"}) == {"revision": 10}
 
 
 def test_a_syntax_error_is_reported_and_the_old_daemon_serves(dev, form):
@@ -97,12 +115,12 @@ def test_a_syntax_error_is_reported_and_the_old_daemon_serves(dev, form):
     assert errors[0]["column"] > 0 and errors[0]["message"]
     # The old daemon goes on serving, the session as it was.
     response, before = dev.call("setField", {"session": form, "field": "name", "value": "Ada L"})
-    assert response["result"] == {"revision": 9}
-    assert changes(before, form) == [{"session": form, "revision": 9, "changes": {"greeting": "Hello, Ada L!"},
+    assert response["result"] == {"revision": 11}
+    assert changes(before, form) == [{"session": form, "revision": 11, "changes": {"greeting": "Hello, Ada L!"},
                                       "cause": response["id"]}]
     # Fixing it reloads.
     params, before = reload(dev, ORIGINAL_MODEL.replace("Hello, ", "Hi, "))
-    assert changes(before, form) == [{"session": form, "revision": 10, "changes": {"greeting": "Hi, Ada L!"}}]
+    assert changes(before, form) == [{"session": form, "revision": 12, "changes": {"greeting": "Hi, Ada L!"}}]
 
 
 def test_a_daemon_that_crashes_at_start_is_rolled_back(dev, form):
@@ -114,10 +132,10 @@ def test_a_daemon_that_crashes_at_start_is_rolled_back(dev, form):
     assert "boom at start" in diagnostic["message"] and diagnostic["file"] is None, diagnostic
     # Still the previous build, with the session as it was.
     assert dev.result("session/state", {"session": form}) == {
-        "revision": 10, "state": {"name": "Ada L", "greeting": "Hi, Ada L!"}}
+        "revision": 12, "state": {"name": "Ada L", "greeting": "Hi, Ada L!"}}
     save(MAIN, original_main)
     dev.notification("daemon/reloaded")
-    assert dev.result("setField", {"session": form, "field": "name", "value": "Ada"})["revision"] == 11
+    assert dev.result("setField", {"session": form, "field": "name", "value": "Ada"})["revision"] == 13
 
 
 def test_a_type_that_is_gone_closes_its_sessions(dev, form):
