@@ -63,6 +63,8 @@ final class Proxy {
     private(set) var initializeParams: JSONValue?
     private var exitRequested = false
     private var clientEnded = false
+    /// Runs just before bindery-dev ends (stops a build still running).
+    var beforeExit: (() -> Void)?
 
     init(client: ClientIO) {
         self.client = client
@@ -92,7 +94,10 @@ final class Proxy {
     /// The current daemon ended on its own (not replaced): its sessions are gone.
     private func currentDaemonExited(_ code: Int32, summary: String) {
         daemon = nil
-        if exitRequested || clientEnded { exit(exitRequested ? code : Int32(0)) }
+        if exitRequested || clientEnded {
+            beforeExit?()
+            exit(exitRequested ? code : Int32(0))
+        }
         let reason = "the daemon exited with code \(code)" + (summary.isEmpty ? "" : ": " + summary)
         noDaemonReason = reason + "; bindery-dev starts it again on the next successful build"
         for (id, request) in pending.sorted(by: { $0.key < $1.key }) {
@@ -187,7 +192,10 @@ final class Proxy {
     func clientEndedInput() {
         clientEnded = true
         guard !waiting else { return }
-        guard let daemon else { exit(0) }
+        guard let daemon else {
+            beforeExit?()
+            exit(0)
+        }
         daemon.process.closeStdin()
     }
 
@@ -294,6 +302,10 @@ final class Proxy {
             params = params?.setting("id", .int(daemonID))
         case "exit":
             exitRequested = true
+            if daemon == nil {
+                beforeExit?()
+                exit(0)
+            }
         default:
             break
         }

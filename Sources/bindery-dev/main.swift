@@ -24,6 +24,7 @@ MainActor.assumeIsolated {
     let client = ClientIO()
     let proxy = Proxy(client: client)
     let reloader = Reloader(options: options, proxy: proxy)
+    proxy.beforeExit = { reloader.builder.cancel() }
     client.start(onFrames: { proxy.clientSent($0) }, onEnd: { proxy.clientEndedInput() })
     if let watcher = SourceWatcher(root: options.packagePath) {
         watcher.start { _ in
@@ -33,8 +34,7 @@ MainActor.assumeIsolated {
         log("cannot watch \(options.packagePath) (inotify): saves will not reload")
     }
     reloader.start()
-    // Keep them alive for the life of the process.
-    withExtendedLifetime((proxy, reloader)) {}
+    // Kept for the life of the process.
     Globals.keep = (proxy, reloader)
 }
 dispatchMain()
