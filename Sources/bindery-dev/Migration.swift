@@ -44,7 +44,10 @@ struct Migration {
                 outcome.closed.append((record, "the view model type \"\(record.type)\" no longer exists"))
                 continue
             }
-            let fields = (try? await snapshot.value)?["fields"]?.objectValue ?? JSONObject()
+            // The snapshot's fields; failing that (an old daemon that does not answer it), the
+            // writable fields the client holds, as the old schema names them.
+            let fields = (try? await snapshot.value)?["fields"]?.objectValue
+                ?? record.state.filtering(old.schemas[record.type]?.writable ?? [])
             do {
                 outcome.moved.append(try await move(record, fields: fields, schema: schema, tracker: tracker))
             } catch let error as Daemon.CallError where new.exitCode == nil && error.code != -32603 {
