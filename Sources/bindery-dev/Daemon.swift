@@ -101,9 +101,15 @@ final class Daemon {
         return true
     }
 
-    /// The last lines the daemon wrote to stderr (at most about 2,000 characters).
+    /// What the daemon last wrote to stderr, for a person (at most about 2,000 characters): from
+    /// the Swift runtime's last "Fatal error" line when there is one (a crash's backtrace that
+    /// follows it would push the cause out), else the last lines.
     var stderrSummary: String {
         let text = String(decoding: stderrTail, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if let fatal = lines.lastIndex(where: { $0.contains("Fatal error") }) {
+            return String(lines[fatal...].joined(separator: "\n").prefix(2000)).trimmingWhitespace()
+        }
         return String(text.suffix(2000)).trimmingWhitespace()
     }
 

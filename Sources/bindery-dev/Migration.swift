@@ -44,8 +44,8 @@ struct Migration {
                 outcome.closed.append((record, "the view model type \"\(record.type)\" no longer exists"))
                 continue
             }
-            // The snapshot's fields; failing that (an old daemon that does not answer it), the
-            // writable fields the client holds, as the old schema names them.
+            // The snapshot's fields; failing that (the old daemon died, or does not answer it),
+            // the writable fields the client holds, as the old schema names them.
             let fields = (try? await snapshot.value)?["fields"]?.objectValue
                 ?? record.state.filtering(old.schemas[record.type]?.writable ?? [])
             do {

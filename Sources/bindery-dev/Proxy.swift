@@ -85,30 +85,33 @@ final class Proxy {
         }
         firstNewDaemonID = (sessions.map(\.daemonID).max() ?? 0) + 1
         delta = nextSessionID - firstNewDaemonID
+        orphanedFrom = nil
         daemon.onExit { [weak self, weak daemon] code in
             guard let self, let daemon, self.daemon === daemon else { return }
-            self.currentDaemonExited(code, summary: daemon.stderrSummary)
+            self.currentDaemonExited(code, summary: daemon.stderrSummary, daemon: daemon)
         }
     }
 
-    /// The current daemon ended on its own (not replaced): its sessions are gone.
-    private func currentDaemonExited(_ code: Int32, summary: String) {
+    /// The daemon that ended on its own while serving, whose sessions wait for the next build.
+    private(set) var orphanedFrom: Daemon?
+
+    /// The current daemon ended on its own (not replaced; a view model crashed, say). Requests in
+    /// flight are answered with an error and the client is told (`daemon/exited`); the sessions
+    /// are kept as the client holds them, and the next successful build starts a daemon and moves
+    /// them into it from there (their writable fields from the client's fold).
+    private func currentDaemonExited(_ code: Int32, summary: String, daemon dead: Daemon) {
         daemon = nil
         if exitRequested || clientEnded {
             beforeExit?()
             exit(exitRequested ? code : Int32(0))
         }
+        orphanedFrom = dead
         let reason = "the daemon exited with code \(code)" + (summary.isEmpty ? "" : ": " + summary)
-        noDaemonReason = reason + "; bindery-dev starts it again on the next successful build"
+        noDaemonReason = reason + "; save a source and bindery-dev starts it again, with the open sessions"
         for (id, request) in pending.sorted(by: { $0.key < $1.key }) {
             finish(id, with: OutgoingMessage.response(id: request.clientID, error: RPCError(.internalError, reason)))
         }
-        for record in sessions.values.sorted(by: { $0.id < $1.id }) {
-            client.send(notification("session/closed", ["session": .int(record.id), "type": .string(record.type),
-                                                        "reason": .string(reason)]))
-        }
-        sessions = [:]
-        byDaemonID = [:]
+        client.send(notification("daemon/exited", ["code": .int(Int(code)), "message": .string(reason)]))
         client.flush()
     }
 

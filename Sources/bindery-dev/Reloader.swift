@@ -112,8 +112,9 @@ final class Reloader {
             return
         }
         let restartMs = milliseconds(since: restartStart)
-        guard let old = proxy.daemon, old.exitCode == nil else {
-            // The first daemon, or one after the previous died: nothing to move.
+        let serving = proxy.daemon.flatMap { $0.exitCode == nil ? $0 : nil }
+        guard let old = serving ?? (proxy.sessions.isEmpty ? nil : proxy.orphanedFrom) else {
+            // The first daemon, or one after the previous died with no session open: nothing to move.
             proxy.install(candidate, sessions: [])
             binaryStamp = stamp
             if reported { reloaded(buildMs: buildMs, restartMs: restartMs, migrateMs: 0,

@@ -169,4 +169,24 @@ def test_a_command_running_at_a_reload_is_cancelled(dev):
     assert {"wait.running": False} in [c["changes"] for c in changes(before, session)]
     params, _ = dev.notification("daemon/reloaded")
     assert dev.result("session/state", {"session": session})["state"]["wait.running"] is False
-    reload(dev, ORIGINAL_MODEL)
+
+
+def test_a_daemon_that_dies_while_serving_comes_back_with_its_forms(dev):
+    text = ORIGINAL_MODEL.replace(
+        '    var name = ""\n', '    var name = ""\n    func crash() { fatalError("crashed on purpose") }\n').replace(
+        'Output("greeting", \\.greeting)', 'Output("greeting", \\.greeting)\n            Command("crash") { $0.crash() }')
+    reload(dev, text)
+    session = dev.result("session/open", {"type": "greeting", "key": "crash"})["session"]
+    dev.result("setField", {"session": session, "field": "name", "value": "Ada"})
+    response, _ = dev.call("invoke", {"session": session, "command": "crash"})
+    assert response["error"]["code"] == -32603 and "exited" in response["error"]["message"]
+    exited, _ = dev.notification("daemon/exited")
+    assert "crashed on purpose" in exited["params"]["message"]
+    response, _ = dev.call("setField", {"session": session, "field": "name", "value": "Grace"})
+    assert "save a source" in response["error"]["message"]
+    # Fixed and saved: a new daemon, the session back with what the client held.
+    params, before = reload(dev, ORIGINAL_MODEL)
+    assert changes(before, session) == []
+    assert dev.result("session/state", {"session": session}) == {
+        "revision": 1, "state": {"name": "Ada", "greeting": "Hello, Ada!"}}
+    assert dev.result("session/open", {"type": "greeting", "key": "crash"})["session"] == session

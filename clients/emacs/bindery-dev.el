@@ -54,6 +54,11 @@
       (pcase method
         ('daemon/reloaded (bindery-dev--reloaded conn params))
         ('daemon/buildFailed (bindery-dev--build-failed conn params))
+        ;; The daemon died while serving (a crash in a view model): a save restarts it.
+        ('daemon/exited
+         (bindery-dev--build-failed
+          conn (list :diagnostics (vector (list :severity "error" :message (plist-get params :message))))
+          "The daemon exited; save a source to restart it"))
         ('session/closed (bindery-dev--closed conn params))
         ('daemon/reloading (bindery--log "--- bindery-dev: building")))
     (error (message "bindery: %s failed: %s" method (error-message-string err)))))
@@ -134,17 +139,19 @@ What was typed and not sent yet is sent first, and shown again."
 
 ;;; A build failed
 
-(defun bindery-dev--build-failed (conn params)
-  "Show the diagnostics of PARAMS in the compilation buffer and CONN's forms."
-  (let ((buffer (get-buffer-create bindery-dev-build-buffer))
-        (rolled-back (eq (plist-get params :rolledBack) t))
-        first)
+(defun bindery-dev--build-failed (conn params &optional headline)
+  "Show the diagnostics of PARAMS in the compilation buffer and CONN's forms.
+HEADLINE says what failed (default: the build, or the new daemon)."
+  (let* ((buffer (get-buffer-create bindery-dev-build-buffer))
+         (rolled-back (eq (plist-get params :rolledBack) t))
+         (serving (not headline))
+         (headline (or headline (if rolled-back "The new daemon failed" "Build failed")))
+         first)
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
         (erase-buffer)
-        (insert (if rolled-back
-                    "bindery-dev: the new daemon failed; the previous build goes on serving.\n\n"
-                  "bindery-dev: the build failed; the previous build goes on serving.\n\n"))
+        (insert (format "bindery-dev: %s%s.\n\n" (downcase headline)
+                        (if serving "; the previous build goes on serving" "")))
         (dolist (diagnostic (append (plist-get params :diagnostics) nil))
           (let ((file (plist-get diagnostic :file))
                 (severity (or (plist-get diagnostic :severity) "error"))
@@ -166,11 +173,8 @@ What was typed and not sent yet is sent first, and shown again."
     (unless noninteractive (display-buffer buffer '(nil (inhibit-same-window . t))))
     (dolist (form (bindery-dev--forms conn))
       (with-current-buffer form
-        (bindery-dev--show-failure
-         (concat (if rolled-back "The new daemon failed" "Build failed") ": "
-                 (or first "see the build buffer")))))
-    (message "bindery-dev: %s (see %s)" (if rolled-back "the new daemon failed" "the build failed")
-             bindery-dev-build-buffer)))
+        (bindery-dev--show-failure (concat headline ": " (or first "see the build buffer")))))
+    (message "bindery-dev: %s (see %s)" (downcase headline) bindery-dev-build-buffer)))
 
 (defun bindery-dev--show-failure (text)
   "Show TEXT, about a failed build, on the form's status line."

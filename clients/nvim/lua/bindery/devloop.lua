@@ -2,7 +2,8 @@
 -- developer loop"): when the daemon was rebuilt, the forms of the types whose
 -- schema changed are drawn again from the new schemas, the cursor kept on its
 -- field; a failed build goes to the quickfix list and a line in every form,
--- both cleared by the next success; a session the reload closed is shown dead.
+-- both cleared by the next success (a daemon that died while serving is shown
+-- the same way); a session the reload closed is shown dead.
 -- A plain binderyd never sends these, and nothing here runs then.
 local log = require('bindery.log')
 local values = require('bindery.values')
@@ -128,7 +129,8 @@ local function reloaded(conn, params)
     tostring(params.buildMs), tostring(params.restartMs), tostring(params.migrateMs), table.concat(types, ', ')))
 end
 
-local function build_failed(conn, params)
+-- what: the headline (default: the build failed, or the new daemon failed).
+local function build_failed(conn, params, what)
   local items, first = {}, nil
   for _, d in ipairs(type(params.diagnostics) == 'table' and params.diagnostics or {}) do
     local file = type(d.file) == 'string' and d.file or nil
@@ -144,7 +146,7 @@ local function build_failed(conn, params)
   end
   vim.fn.setqflist({}, ' ', { title = QF_TITLE, items = items })
   M.failed = first or 'the build failed'
-  local what = params.rolledBack and 'the new daemon failed; still the previous build' or 'build failed'
+  what = what or (params.rolledBack and 'the new daemon failed; still the previous build' or 'build failed')
   for _, form in ipairs(live_forms(conn)) do
     form.build_error = what .. ': ' .. M.failed .. ' (:copen)'
     redraw(form)
@@ -167,6 +169,10 @@ function M.notification(conn, method, params)
     reloaded(conn, params)
   elseif method == 'daemon/buildFailed' then
     build_failed(conn, params)
+  elseif method == 'daemon/exited' then
+    -- The daemon died while serving (a crash in a view model): a save restarts it, forms kept.
+    build_failed(conn, { diagnostics = { { severity = 'error', message = tostring(params.message) } } },
+      'the daemon exited; save a source to restart it')
   elseif method == 'session/closed' then
     closed(params)
   elseif method == 'daemon/reloading' then
