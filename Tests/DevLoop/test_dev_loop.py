@@ -138,6 +138,18 @@ def test_a_daemon_that_crashes_at_start_is_rolled_back(dev, form):
     assert dev.result("setField", {"session": form, "field": "name", "value": "Ada"})["revision"] == 13
 
 
+def test_a_daemon_that_dies_restoring_a_session_is_rolled_back(dev, form):
+    save(MODEL, ORIGINAL_MODEL.replace('    var name = ""\n', '    var name = ""\n    init() { fatalError("boom on open") }\n'))
+    failed, _ = dev.notification("daemon/buildFailed")
+    assert failed["params"]["rolledBack"] is True
+    message = failed["params"]["diagnostics"][0]["message"]
+    assert "while its sessions were restored" in message and "boom on open" in message, message
+    assert dev.result("session/state", {"session": form}) == {
+        "revision": 13, "state": {"name": "Ada", "greeting": "Hi, Ada!"}}
+    params, before = reload(dev, ORIGINAL_MODEL)
+    assert changes(before, form) == [{"session": form, "revision": 14, "changes": {"greeting": "Hello, Ada!"}}]
+
+
 def test_a_type_that_is_gone_closes_its_sessions(dev, form):
     other = dev.result("session/open", {"type": "greeting"})["session"]
     original_main = MAIN.read_text()
