@@ -893,7 +893,17 @@ a syntax error fills the compilation buffer and a line of the form; fixed, both 
                                 "the form without the output and the failure")
             (should (string-match-p "Name: +\\[Ada +\\]" (bindery-test--text)))
             (with-current-buffer bindery-dev-build-buffer
-              (should-not (string-match-p "error:" (bindery-test--text))))))
+              (should-not (string-match-p "error:" (bindery-test--text))))
+            ;; A daemon that died while serving is shown the same way, and cleared by a reload.
+            (bindery-dev--notification bindery--conn 'daemon/exited
+                                       (list :code 134 :message "the daemon exited with code 134: Fatal error: boom"))
+            (should (string-match-p "The daemon exited; save a source to restart it: the daemon exited with code 134: Fatal error: boom"
+                                    (bindery-test--text)))
+            (with-current-buffer bindery-dev-build-buffer
+              (should (string-match-p "^error: the daemon exited with code 134" (bindery-test--text))))
+            (bindery-dev--notification bindery--conn 'daemon/reloaded
+                                       (list :buildMs 1 :restartMs 1 :migrateMs 0 :types []))
+            (should-not (string-match-p "daemon exited" (bindery-test--text)))))
       (bindery-test--save model original)
       (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil)))))
 

@@ -79,6 +79,20 @@ T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a synta
       Name: Ada
       Greeting: Hello, Ada!]], nil, 60000)
     T.eq(0, #vim.fn.getqflist(), 'quickfix entries')
+
+    -- A daemon that died while serving is shown the same way (as bindery-dev reports it), and
+    -- cleared by the next reload.
+    local devloop = require('bindery.devloop')
+    local conn = require('bindery.daemon').conn
+    devloop.notification(conn, 'daemon/exited', { code = 134, message = 'the daemon exited with code 134: Fatal error: boom' })
+    T.truthy(T.text():find('!! the daemon exited; save a source to restart it: the daemon exited with code 134: Fatal error: boom', 1, true),
+      'the form says the daemon exited')
+    T.eq('the daemon exited with code 134: Fatal error: boom', vim.fn.getqflist()[1].text, 'quickfix entry')
+    devloop.notification(conn, 'daemon/reloaded', { buildMs = 1, restartMs = 1, migrateMs = 0, types = {} })
+    T.expect_buffer([[
+      == greeting ==
+      Name: Ada
+      Greeting: Hello, Ada!]])
   end)
   save(model, original)
   if not ok then error(err, 0) end
