@@ -60,7 +60,9 @@ final class Reloader {
         repeat {
             again = false
             if reported || proxy.daemon != nil { proxy.notify("daemon/reloading", [:]) }
+            log("building \(options.product): swift build --product \(options.product)")
             let outcome = await builder.build()
+            log(outcome.succeeded ? "built in \(outcome.milliseconds) ms" : "the build failed (\(outcome.milliseconds) ms)")
             if again { continue }
             guard outcome.succeeded else {
                 reported = true

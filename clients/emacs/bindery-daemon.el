@@ -165,7 +165,12 @@ this repository's .build/release/binderyd and .build/debug/binderyd."
                            ;; A list that gains a movie sends the movie,
                            ;; not the whole list (see `bindery--splice').
                            :capabilities (list :splices t))
-                     conn)
+                     conn
+                     ;; bindery-dev (the developer loop) builds the package
+                     ;; before it answers: a first build can take minutes.
+                     (when (equal (file-name-nondirectory (car command)) "bindery-dev")
+                       (message "bindery-dev builds the package first (progress in *bindery-log*)")
+                       600))
                   (error
                    (bindery--stop conn)
                    (setq bindery--current nil)
