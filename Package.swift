@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BinderyServer", targets: ["BinderyServer"]),
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         .executable(name: "binderyd", targets: ["binderyd"]),
+        .executable(name: "bindery-dev", targets: ["bindery-dev"]),
     ],
     targets: [
         // Transport: JSON values, JSON-RPC messages, framing, stdio connection. Knows no view models.
@@ -45,6 +46,8 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         // The README's example of a daemon of your own, on the public API only.
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
+        // The developer loop: builds a package's daemon, reloads it on save, sessions moved across.
+        .executableTarget(name: "bindery-dev", dependencies: ["JSONRPC"]),
         // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).
         .executableTarget(name: "bindery-bench", dependencies: ["JSONRPC"], path: "Benchmarks/bindery-bench"),
         // The raw-pipe baseline the benchmarks compare against: canned answers, no JSON parsing.

@@ -66,6 +66,22 @@ def test_install_from_copies_into_the_prefix_and_says_whether_it_is_on_path(sand
     assert running.returncode == 0
 
 
+def test_install_copies_bindery_dev_from_beside_binderyd(sandbox: Sandbox, tmp_path: Path) -> None:
+    source = tmp_path / "built"
+    source.mkdir()
+    shutil.copy2(sandbox.daemon, source / "binderyd")
+    dev = Path(sandbox.daemon).parent / "bindery-dev"
+    if not dev.exists():
+        pytest.skip("no bindery-dev beside the daemon under test")
+    shutil.copy2(dev, source / "bindery-dev")
+    done = subprocess.run([INSTALL, "--from", str(source / "binderyd"), "--prefix", str(tmp_path / "prefix")],
+                          env=dict(sandbox.env(), PATH="/usr/bin:/bin"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    installed = tmp_path / "prefix" / "bin" / "bindery-dev"
+    assert filecmp.cmp(installed, dev, shallow=False)
+    assert "installed bindery-dev " in done.stdout
+
+
 def test_install_defaults_to_home_local_bin(sandbox: Sandbox, tmp_path: Path) -> None:
     home = tmp_path / "home"
     done = install(sandbox, env=dict(sandbox.env(), HOME=str(home), PATH="/usr/bin:/bin"))

@@ -180,7 +180,12 @@ and the file, rather than a dead pipe later."
                            ;; A list that gains a movie sends the movie,
                            ;; not the whole list (see `bindery--splice').
                            :capabilities (list :splices t))
-                     conn)
+                     conn
+                     ;; bindery-dev (the developer loop) builds the package
+                     ;; before it answers: a first build can take minutes.
+                     (when (equal (file-name-nondirectory (car command)) "bindery-dev")
+                       (message "bindery-dev builds the package first (progress in *bindery-log*)")
+                       600))
                   (error
                    (bindery--stop conn)
                    (setq bindery--current nil)
@@ -202,8 +207,14 @@ and the file, rather than a dead pipe later."
       bindery--current
     (bindery--start)))
 
+(declare-function bindery-dev--notification "bindery-dev" (conn method params))
+
 (defun bindery--dispatch (conn method params)
-  "Route notification METHOD with PARAMS from CONN to its session's form."
+  "Route notification METHOD with PARAMS from CONN to its session's form.
+Other notifications are bindery-dev's (see bindery-dev.el)."
+  (unless (eq method 'didChange)
+    (when (fboundp 'bindery-dev--notification)
+      (bindery-dev--notification conn method params)))
   (when (eq method 'didChange)
     (let* ((session (plist-get params :session))
            (handler (gethash session (bindery--conn-sessions conn))))

@@ -59,7 +59,8 @@
     (require 'bindery-daemon)
     (require 'bindery-value)
     (require 'bindery-form)
-    (require 'bindery-command)))
+    (require 'bindery-command)
+    (require 'bindery-dev)))
 
 (defconst bindery-version "0.1.0"
   "Version of the Bindery Emacs package.")

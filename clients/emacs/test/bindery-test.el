@@ -1056,6 +1056,81 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
           (should (string-match-p "key \"mine\"" (bindery-test--text))))
       (when (buffer-live-p form) (kill-buffer form)))))
 
+(defun bindery-test--save (file text)
+  "Save TEXT as FILE the way an editor does: a temporary renamed over it."
+  (let ((temporary (concat file ".tmp~")))
+    (with-temp-file temporary (insert text))
+    (rename-file temporary file t)))
+
+(ert-deftest bindery-test-zy-dev-loop ()
+  "Through bindery-dev: a saved edit adds an output and keeps the typed value;
+a syntax error fills the compilation buffer and a line of the form; fixed, both go."
+  (skip-unless (and (getenv "BINDERY_DEV") (getenv "BINDERY_DEV_PACKAGE")))
+  (let* ((package (getenv "BINDERY_DEV_PACKAGE"))
+         (model (expand-file-name "Sources/greeter/GreetingViewModel.swift" package))
+         (original (with-temp-buffer (insert-file-contents model) (buffer-string)))
+         (added (replace-regexp-in-string
+                 "\\(Output(\"greeting\", \\\\\\.greeting)\\)"
+                 "\\1\n            Output(\"shout\", \\\\.shout)"
+                 (replace-regexp-in-string
+                  "\\(    var greeting.*\n\\)"
+                  "\\1    var shout: String { greeting.uppercased() }\n" original)))
+         (bindery-command (list (getenv "BINDERY_DEV") "--package-path" package "--product" "greeter"))
+         (bindery-arguments nil)
+         (bindery-test-timeout 120))
+    (should (string-match-p "Output(\"shout\"" added))
+    (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil))
+    (unwind-protect
+        (bindery-test--with-forms ((form "greeting"))
+          (with-current-buffer form
+            (bindery-test--wait-text "Greeting: +Hello!")
+            (bindery-test--goto-field "name")
+            (bindery-test--type "Ada")
+            (bindery-test--wait-text "Greeting: +Hello, Ada!")
+            (let ((column (current-column)))
+              (bindery-test--save model added)
+              (let ((text (bindery-test--wait-text "Shout: +HELLO, ADA!")))
+                (should (string-match-p "Name: +\\[Ada +\\]" text)))
+              ;; Point is still in the Name field, where it was.
+              (should (equal (bindery--field-name (widget-get (widget-field-at (point)) :bindery-field))
+                             "name"))
+              (should (= (current-column) column)))
+            ;; A syntax error.
+            (let* ((lines (split-string added "\n"))
+                   (row (1+ (cl-position-if (lambda (l) (string-match-p "var shout" l)) lines))))
+              (setf (nth (1- row) lines) "    var shout: String { greeting.uppercased( }")
+              (bindery-test--save model (mapconcat #'identity lines "\n"))
+              (bindery-test--wait-text (format "Build failed: GreetingViewModel.swift:%d: " row))
+              (with-current-buffer bindery-dev-build-buffer
+                (should (derived-mode-p 'compilation-mode))
+                (should (string-match-p (format "^%s:%d:[0-9]+: error: " (regexp-quote model) row)
+                                        (bindery-test--text))))
+              ;; `next-error' goes to the line of the error in the source.
+              (save-window-excursion (next-error 1 t))
+              (let ((source (find-buffer-visiting model)))
+                (should source)
+                (should (= (with-current-buffer source (line-number-at-pos)) row))
+                (kill-buffer source)))
+            ;; Fixed: the line and the errors go; the form is as before.
+            (bindery-test--save model original)
+            (bindery-test--wait (lambda () (not (string-match-p "Shout\\|Build failed" (bindery-test--text))))
+                                "the form without the output and the failure")
+            (should (string-match-p "Name: +\\[Ada +\\]" (bindery-test--text)))
+            (with-current-buffer bindery-dev-build-buffer
+              (should-not (string-match-p "error:" (bindery-test--text))))
+            ;; A daemon that died while serving is shown the same way, and cleared by a reload.
+            (bindery-dev--notification bindery--conn 'daemon/exited
+                                       (list :code 134 :message "the daemon exited with code 134: Fatal error: boom"))
+            (should (string-match-p "The daemon exited; save a source to restart it: the daemon exited with code 134: Fatal error: boom"
+                                    (bindery-test--text)))
+            (with-current-buffer bindery-dev-build-buffer
+              (should (string-match-p "^error: the daemon exited with code 134" (bindery-test--text))))
+            (bindery-dev--notification bindery--conn 'daemon/reloaded
+                                       (list :buildMs 1 :restartMs 1 :migrateMs 0 :types []))
+            (should-not (string-match-p "daemon exited" (bindery-test--text)))))
+      (bindery-test--save model original)
+      (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil)))))
+
 (ert-deftest bindery-test-zz-dying-daemon ()
   "When the daemon dies the forms say so; the next open starts a new one."
   (let* ((conn (bindery-test--daemon "--deterministic"))

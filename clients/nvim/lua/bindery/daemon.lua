@@ -52,6 +52,8 @@ function M.ensure()
       if method == 'didChange' and M.conn == conn then
         local form = M.sessions[params.session]
         if form then form:apply(params) end
+      elseif M.conn == conn then
+        require('bindery.devloop').notification(conn, method, params) -- bindery-dev's
       end
     end,
     on_stderr = log.stderr,
@@ -60,11 +62,17 @@ function M.ensure()
   if not conn then return nil, why end
   log.note(('started %s (pid %d)'):format(table.concat(argv, ' '), conn.pid))
   M.conn = conn
+  -- bindery-dev (the developer loop) builds the package before it answers: the first build of a
+  -- new package can take minutes.
+  local building = vim.fn.fnamemodify(argv[1], ':t') == 'bindery-dev'
+  if building then
+    vim.notify('Bindery: bindery-dev builds the package first (progress in :BinderyLog)', vim.log.levels.INFO)
+  end
   local result, err = conn:request_sync('initialize', {
     clientInfo = { name = 'bindery.nvim' },
     -- Splices: a list that gains a movie sends the movie, not the list.
     capabilities = { splices = true },
-  }, 20000)
+  }, building and 600000 or 20000)
   if not result then
     conn:kill('sigkill')
     M.conn = nil

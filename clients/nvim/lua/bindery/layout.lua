@@ -74,6 +74,9 @@ function M.build(form)
   if form.dead then
     blocks[#blocks + 1] = { key = 'status', lines = { '!! ' .. form.dead }, status = true }
   end
+  if form.build_error and not form.dead then -- bindery-dev: the build failed (devloop.lua)
+    blocks[#blocks + 1] = { key = 'build', lines = { '!! ' .. form.build_error }, status = true }
+  end
   for _, field in ipairs(form.schema.fields) do
     blocks[#blocks + 1] = field_block(form, field)
   end

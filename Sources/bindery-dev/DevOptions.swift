@@ -1,0 +1,96 @@
+import Glibc
+
+/// bindery-dev's command line.
+///
+/// ```
+/// bindery-dev [--package-path DIR] --product NAME [-- DAEMON ARGUMENTS]
+/// bindery-dev --init [DIR]
+/// ```
+struct DevOptions {
+    var packagePath = "."
+    var product = ""
+    var daemonArguments: [String] = []
+    /// `--init [DIR]`: write a new package there instead of running one.
+    var initPath: String?
+    /// `--bindery PATH|URL`: where the new package finds Bindery (default: this checkout).
+    var bindery: String?
+
+    static let usage = """
+        usage: bindery-dev [--package-path DIR] --product NAME [-- DAEMON ARGUMENTS]
+               bindery-dev --init [DIR] [--bindery PATH|URL]
+
+        Builds the product NAME of the Swift package in DIR (default: the current folder) with
+        `swift build`, runs it, and speaks its protocol on stdin and stdout, so that a client or an
+        editor uses bindery-dev as its daemon. Each time a source of the package is saved it builds
+        again and, if the build succeeds, moves every open session into the new daemon: session ids,
+        keys and writable fields are kept, revisions go on, and the client is told what differs
+        (didChange), then daemon/reloaded. A build that fails is reported as daemon/buildFailed and
+        the old daemon goes on serving. Arguments after `--` go to the daemon.
+
+        --init [DIR]   writes a new package in DIR (default: the current folder, which must hold no
+                       Package.swift): a view model and its daemon, depending on Bindery, ready for
+                       `bindery-dev --product NAME`. Bindery is taken from the checkout this
+                       bindery-dev was built from, or from --bindery.
+        --help, --version
+        """
+
+    enum Parsed {
+        case run(DevOptions)
+        case exit(String, Int32)
+    }
+
+    static func parse(_ arguments: [String]) -> Parsed {
+        var options = DevOptions()
+        var index = 0
+        func value(_ flag: String) -> String? {
+            index += 1
+            return index < arguments.count ? arguments[index] : nil
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--":
+                options.daemonArguments = Array(arguments[(index + 1)...])
+                index = arguments.count
+                continue
+            case "--package-path":
+                guard let path = value(argument) else { return .exit("bindery-dev: --package-path needs a folder", 2) }
+                options.packagePath = path
+            case "--product":
+                guard let name = value(argument) else { return .exit("bindery-dev: --product needs a name", 2) }
+                options.product = name
+            case "--init":
+                if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+                    index += 1
+                    options.initPath = arguments[index]
+                } else {
+                    options.initPath = "."
+                }
+            case "--bindery":
+                guard let source = value(argument) else { return .exit("bindery-dev: --bindery needs a path or a URL", 2) }
+                options.bindery = source
+            case "--help", "-h":
+                return .exit(usage, 0)
+            case "--version":
+                return .exit("bindery-dev 1.0.0", 0)
+            default:
+                return .exit("bindery-dev: unknown argument \(argument)\n\n\(usage)", 2)
+            }
+            index += 1
+        }
+        if options.initPath == nil, options.product.isEmpty {
+            return .exit("bindery-dev: --product NAME is required\n\n\(usage)", 2)
+        }
+        // An absolute path, so that what runs in other folders (swift build) finds the same package.
+        // A leading ~ is the home folder: editors pass the command on without a shell.
+        if options.packagePath == "~" || options.packagePath.hasPrefix("~/"), let home = getenv("HOME") {
+            options.packagePath = String(cString: home) + options.packagePath.dropFirst()
+        }
+        if !options.packagePath.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            let base = String(cString: cwd)
+            free(cwd)
+            options.packagePath = options.packagePath == "." ? base : base + "/" + options.packagePath
+        }
+        return .run(options)
+    }
+}

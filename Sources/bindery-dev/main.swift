@@ -1,0 +1,45 @@
+// bindery-dev: the developer loop. Builds a package's daemon, runs it, and reloads it on save,
+// moving every session across; it speaks the daemon's own protocol on stdin and stdout.
+import Dispatch
+import Glibc
+import JSONRPC
+
+signal(SIGPIPE, SIG_IGN)
+
+let options: DevOptions
+switch DevOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .run(let parsed):
+    options = parsed
+case .exit(let message, let code):
+    let line = Array((message + "\n").utf8)
+    line.withUnsafeBytes { _ = write(code == 0 ? 1 : 2, $0.baseAddress, $0.count) }
+    exit(code)
+}
+
+if let directory = options.initPath {
+    exit(Scaffold.write(into: directory, bindery: options.bindery))
+}
+
+MainActor.assumeIsolated {
+    let client = ClientIO()
+    let proxy = Proxy(client: client)
+    let reloader = Reloader(options: options, proxy: proxy)
+    proxy.beforeExit = { reloader.builder.cancel() }
+    client.start(onFrames: { proxy.clientSent($0) }, onEnd: { proxy.clientEndedInput() })
+    if let watcher = SourceWatcher(root: options.packagePath) {
+        watcher.start { _ in
+            DispatchQueue.main.async { MainActor.assumeIsolated { reloader.sourcesChanged() } }
+        }
+    } else {
+        log("cannot watch \(options.packagePath) (inotify): saves will not reload")
+    }
+    reloader.start()
+    // Kept for the life of the process.
+    Globals.keep = (proxy, reloader)
+}
+dispatchMain()
+
+/// The objects that live as long as the process.
+@MainActor enum Globals {
+    static var keep: (Proxy, Reloader)?
+}

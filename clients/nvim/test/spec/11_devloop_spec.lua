@@ -1,0 +1,99 @@
+-- bindery-dev as the plugin's daemon (test/run sets BINDERY_DEV and
+-- BINDERY_DEV_PACKAGE: the package Tests/DevLoop/devloop.py writes, built).
+local T = require('helpers')
+
+local dev, package = os.getenv('BINDERY_DEV'), os.getenv('BINDERY_DEV_PACKAGE')
+if not (dev and package) then return end
+
+local function read(path)
+  local file = assert(io.open(path, 'r'))
+  local text = file:read('*a')
+  file:close()
+  return text
+end
+
+-- Saves as an editor does: a temporary written whole, renamed over the file.
+local function save(path, text)
+  local temporary = path .. '.tmp~'
+  local file = assert(io.open(temporary, 'w'))
+  file:write(text)
+  file:close()
+  assert(os.rename(temporary, path))
+end
+
+T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a syntax error goes to quickfix', function()
+  local model = package .. '/Sources/greeter/GreetingViewModel.swift'
+  local original = read(model)
+  local ok, err = pcall(function()
+    vim.g.bindery_cmd = { dev, '--package-path', package, '--product', 'greeter' }
+    vim.g.bindery_args = {}
+    vim.cmd('BinderyOpen greeting')
+    T.expect_buffer([[
+      == greeting ==
+      Name: 
+      Greeting: Hello!]], nil, 120000)
+    T.goto_line('Name:')
+    T.input('A')
+    T.type('Ada')
+    T.input('<Esc>')
+    T.expect_buffer([[
+      == greeting ==
+      Name: Ada
+      Greeting: Hello, Ada!]])
+
+    -- An edit that adds an output: the form shows its line, Name keeps "Ada" and the cursor.
+    local added = original
+      :gsub('(var greeting[^\n]*\n)', '%1    var shout: String { greeting.uppercased() }\n')
+      :gsub('(Output%("greeting", \\%.greeting%))', '%1\n            Output("shout", \\.shout)')
+    save(model, added)
+    T.expect_buffer([[
+      == greeting ==
+      Name: Ada
+      Greeting: Hello, Ada!
+      Shout: HELLO, ADA!]], nil, 60000)
+    T.eq(2, vim.api.nvim_win_get_cursor(0)[1], 'cursor row (still on Name)')
+
+    -- A syntax error: the quickfix list has it, the form says so; the form still works.
+    local lines = vim.split(added, '\n', { plain = true })
+    local broken_row
+    for i, line in ipairs(lines) do
+      if line:find('var shout', 1, true) then
+        broken_row = i
+        lines[i] = '    var shout: String { greeting.uppercased( }'
+      end
+    end
+    save(model, table.concat(lines, '\n'))
+    T.wait(function() return vim.fn.getqflist({ title = 0 }).title == 'bindery-dev: build failed' end,
+      'the quickfix list', 60000)
+    local first = vim.fn.getqflist()[1]
+    T.eq(model, vim.fn.fnamemodify(vim.fn.bufname(first.bufnr), ':p'), 'quickfix file')
+    T.eq(broken_row, first.lnum, 'quickfix line')
+    T.eq('E', first.type, 'quickfix type')
+    T.wait(function() return T.text():find('!! build failed: GreetingViewModel.swift:' .. broken_row .. ': ', 1, true) end,
+      'the form to say the build failed')
+
+    -- Fixed: the line and the quickfix entries go.
+    save(model, original)
+    T.expect_buffer([[
+      == greeting ==
+      Name: Ada
+      Greeting: Hello, Ada!]], nil, 60000)
+    T.eq(0, #vim.fn.getqflist(), 'quickfix entries')
+
+    -- A daemon that died while serving is shown the same way (as bindery-dev reports it), and
+    -- cleared by the next reload.
+    local devloop = require('bindery.devloop')
+    local conn = require('bindery.daemon').conn
+    devloop.notification(conn, 'daemon/exited', { code = 134, message = 'the daemon exited with code 134: Fatal error: boom' })
+    T.truthy(T.text():find('!! the daemon exited; save a source to restart it: the daemon exited with code 134: Fatal error: boom', 1, true),
+      'the form says the daemon exited')
+    T.eq('the daemon exited with code 134: Fatal error: boom', vim.fn.getqflist()[1].text, 'quickfix entry')
+    devloop.notification(conn, 'daemon/reloaded', { buildMs = 1, restartMs = 1, migrateMs = 0, types = {} })
+    T.expect_buffer([[
+      == greeting ==
+      Name: Ada
+      Greeting: Hello, Ada!]])
+  end)
+  save(model, original)
+  if not ok then error(err, 0) end
+end)
