@@ -8,18 +8,46 @@ import type { ChildProcess } from 'node:child_process';
 /** A JSON value, as the daemon sends it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** A member's value type in a schema. */
+/**
+ * A value a script may pass to `set`, `invoke` and `open`: JSON, or native values the client encodes
+ * by the schema's forms (protocol.md, "Value types"): a Date as ISO 8601 in UTC, a Uint8Array (or
+ * ArrayBuffer, DataView) as base64, a Set as an array, a Map as an object, a bigint as an exact
+ * decimal string where a Decimal is expected (else a number).
+ */
+export type NativeValue =
+  | JsonValue | Date | Uint8Array | ArrayBuffer | DataView | bigint | undefined
+  | ReadonlySet<NativeValue> | ReadonlyMap<string | number, NativeValue>
+  | readonly NativeValue[] | { readonly [key: string]: NativeValue };
+
+/** What `value`, `values` and `invoke(..., { native: true })` give: JSON with Date, Uint8Array and Set. */
+export type DecodedValue =
+  | null | boolean | number | string | Date | Uint8Array | Set<DecodedValue> | DecodedValue[]
+  | { [key: string]: DecodedValue };
+
+/** A member of an `object` type, or of a `union`'s case. */
+export type MemberType = ValueType & { name: string; optional: boolean };
+
+/** A member's value type in a schema (protocol.md, "Value types"). */
 export interface ValueType {
-  type: 'string' | 'boolean' | 'integer' | 'number' | 'enum' | 'array' | 'object';
+  type: 'string' | 'boolean' | 'integer' | 'number' | 'enum' | 'array' | 'object' | 'dictionary' | 'union' | 'any';
   nullable: boolean;
-  /** The raw values of an `enum`. */
-  cases?: string[];
+  /**
+   * What a `string` or `array` stands for: `date-time`, `uuid`, `uri`, `decimal`, `byte`, `error`,
+   * `index-set`.
+   */
+  format?: string;
+  /** The raw values of an `enum`; the cases of a `union`. */
+  cases?: string[] | Array<{ name: string; members: MemberType[] }>;
   /** The element type of an `array`. */
   items?: ValueType;
-  /** The Swift name of an `object` (a Codable struct). */
+  /** An `array` whose elements are unique (a Swift Set, an IndexSet). */
+  uniqueItems?: boolean;
+  /** The value type of a `dictionary`. */
+  values?: ValueType;
+  /** The Swift name of an `object` (a struct) or a `union` (an enum with payloads). */
   typeName?: string;
   /** The members of an `object`, in decoding order; an `optional` one is left out when it has no value. */
-  members?: Array<ValueType & { name: string; optional: boolean }>;
+  members?: MemberType[];
 }
 
 /** A field (`writable: true`) or an output (`writable: false`) of a schema. */
@@ -123,6 +151,11 @@ export interface RequestOptions {
   timeout?: number;
 }
 
+export interface InvokeOptions extends RequestOptions {
+  /** Resolve with native values (Date, Uint8Array, Set), read by the command's result type. */
+  native?: boolean;
+}
+
 export interface LowLevelRequestOptions extends RequestOptions {
   /** Runs synchronously when a successful response is read, before any later message. */
   onResponse?: (result: any) => void;
@@ -178,7 +211,7 @@ export interface SpawnOptions {
 
 export interface OpenOptions extends RequestOptions {
   /** Arguments of the type's constructor (`element` takes `{symbol}`). */
-  args?: Record<string, JsonValue>;
+  args?: Record<string, NativeValue>;
   /** The members to keep in `state`; default all. */
   observe?: string[];
   /** Opening a key again returns the session already open under it. */
@@ -192,7 +225,7 @@ export interface OpenOptions extends RequestOptions {
 /** What a generated session class's `open` takes. */
 export interface TypedOpenOptions extends RequestOptions {
   /** Arguments of the type's constructor (`element` takes `{symbol}`). */
-  args?: Record<string, JsonValue>;
+  args?: Record<string, NativeValue>;
   /** Opening a key again returns the session already open under it. */
   key?: string;
   /** A snapshot (`snapshot()`) whose fields the new session starts with. */
@@ -264,10 +297,14 @@ export declare class Session extends EventEmitter {
   /** Fields, outputs, and `c.enabled` / `c.running` per command. */
   readonly members: string[];
   get(name: string): JsonValue | undefined;
-  /** Resolves with the revision; `state` already shows the value and its effects. */
-  set(field: string, value: JsonValue, options?: RequestOptions): Promise<number>;
-  /** Resolves with the command's return value (null for none). */
-  invoke<T = JsonValue>(command: string, args?: JsonValue, options?: RequestOptions): Promise<T>;
+  /** A member's value as native values (Date, Uint8Array, Set), read by its type in the schema. */
+  value<T = DecodedValue>(name: string): T | undefined;
+  /** Every member of `members` (default: `state`) as native values; pass a change set to convert it. */
+  values(members?: Record<string, JsonValue>): Record<string, DecodedValue>;
+  /** Resolves with the revision; `state` already shows the value (as JSON) and its effects. */
+  set(field: string, value: NativeValue, options?: RequestOptions): Promise<number>;
+  /** Resolves with the command's return value (null for none); native values with `{ native: true }`. */
+  invoke<T = JsonValue>(command: string, args?: NativeValue, options?: InvokeOptions): Promise<T>;
   refresh(options?: RequestOptions): Promise<State>;
   observe(names: string[], options?: RequestOptions): Promise<State>;
   /** Undoes the last step of this session's writes; `state` already shows the fields written back. */
@@ -325,6 +362,19 @@ export declare class TypedSession<S extends object, F extends object> {
   snapshot(options?: RequestOptions): Promise<Snapshot>;
   close(options?: RequestOptions): Promise<void>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+/**
+ * `value` in the wire form the daemon reads, following `type` (a schema type object) when given:
+ * what `set`, `invoke` and `open` do with what they are passed. Throws InvalidParamsError for a
+ * value with no wire form.
+ */
+export declare function encodeValue(value: NativeValue, type?: ValueType): JsonValue | undefined;
+
+/** A value as the daemon sent it, read as native values by its type object (what `value` does). */
+export declare function decodeValue(value: JsonValue | undefined, type?: ValueType): DecodedValue | undefined;
 
 // ---------------------------------------------------------------------------------------------
 // Connection and framing

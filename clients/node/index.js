@@ -2,6 +2,7 @@
 export { Client, VERSION, PROTOCOL_VERSION } from './lib/client.js';
 export { Session } from './lib/session.js';
 export { TypedSession } from './lib/typed.js';
+export { encodeValue, decodeValue } from './lib/values.js';
 export { Connection } from './lib/connection.js';
 export { FrameDecoder, FramingError, Framing, encodeFrame } from './lib/framing.js';
 export { findDaemon, repositoryBuildDirs } from './lib/discovery.js';

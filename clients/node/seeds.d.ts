@@ -8,20 +8,20 @@ import type { Client, RequestOptions, TypedOpenOptions } from "./index.js";
 /** The raw values of an enum. */
 export type Rating = "notSeen" | "terrible" | "poor" | "decent" | "good" | "excellent";
 
-/** `User`, a Codable struct. */
+/** `User`, a struct. */
 export interface User {
   firstName: string;
   lastName: string;
   authToken: string;
 }
 
-/** `PackageContent`, a Codable struct. */
+/** `PackageContent`, a struct. */
 export interface PackageContent {
   title: string;
   weight: number;
 }
 
-/** `Movie`, a Codable struct. */
+/** `Movie`, a struct. */
 export interface Movie {
   id: string;
   fullTitle: string;

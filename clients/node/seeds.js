@@ -59,7 +59,7 @@ export class LoginSession extends TypedSession {
   }
 
   login(options) {
-    return this.session.invoke("login", undefined, options);
+    return this.session.invoke("login", undefined, { ...options, native: true });
   }
 }
 
@@ -115,7 +115,7 @@ export class AddMovieSession extends TypedSession {
   }
 
   save(options) {
-    return this.session.invoke("save", undefined, options);
+    return this.session.invoke("save", undefined, { ...options, native: true });
   }
 }
 

@@ -7,6 +7,7 @@ import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
 } from './errors.js';
 import { Session } from './session.js';
+import { encodeValue } from './values.js';
 
 /** This package's version (kept equal to package.json's by a test). */
 export const VERSION = '0.1.0';
@@ -195,7 +196,7 @@ export class Client extends EventEmitter {
     }
     if (observe !== undefined) checkObserved(schema, observe);
     const params = { type };
-    if (args !== undefined) params.args = args;
+    if (args !== undefined) params.args = encodeValue(args);
     if (observe !== undefined) params.observe = observe;
     if (key !== undefined) params.key = key;
     if (schemaHash !== undefined) params.schemaHash = schemaHash;

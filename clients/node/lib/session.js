@@ -4,6 +4,7 @@ import {
   AbortError, SessionClosedError, TimeoutError, UnknownCommandError, UnknownFieldError, UnknownSessionError,
 } from './errors.js';
 import { applySplice } from './splices.js';
+import { decodeValue, encodeValue, typeConverts } from './values.js';
 
 /**
  * A session of a view model type, opened with `client.open(type)`.
@@ -31,6 +32,9 @@ export class Session extends EventEmitter {
   // the field?); `value` is what a splice of that field applies to (see #splice)
   #writes = new Map();
   #waiters = new Set();
+  // values(): the last state converted, and the state it was converted from (state is replaced on
+  // every change, never mutated, so the same object converts to the same values)
+  #native = { from: null, values: null };
 
   /**
    * @internal Made by Client#open.
@@ -110,19 +114,52 @@ export class Session extends EventEmitter {
   }
 
   /**
+   * A member's current value as native values, read by its type in the schema: a Date for a date,
+   * a Uint8Array for bytes, a Set for an array of unique elements, through arrays, objects,
+   * dictionaries and unions (UUIDs, URLs and decimals stay strings). `state` keeps the JSON as
+   * received; this converts it. Undefined when the member is not observed.
+   * @param {string} name
+   */
+  value(name) {
+    this.#checkMember(name);
+    return decodeValue(this.#state[name], this.#memberType(name));
+  }
+
+  /**
+   * Every member of `members` (default: `state`) as native values, as `value` reads one: pass a
+   * change set (a `change` listener's, `changes()`'s) to convert it.
+   * @param {Record<string, unknown>} [members]
+   */
+  values(members) {
+    if (members === undefined && this.#native.from === this.#state) return this.#native.values;
+    const source = members ?? this.#state;
+    const converted = {};
+    for (const [name, item] of Object.entries(source)) converted[name] = decodeValue(item, this.#memberType(name));
+    if (members === undefined) this.#native = { from: source, values: converted };
+    return converted;
+  }
+
+  /** @internal Whether any member's native value differs from its JSON (a Date, a Set, bytes). */
+  get _hasNativeValues() {
+    return this.#schema.fields.some(typeConverts);
+  }
+
+  /**
    * Writes a field; resolves with the session's revision once the daemon has answered, with
    * `state` showing the written value and everything it changed.
    * @param {string} field
-   * @param {unknown} value any JSON value (`null` included)
+   * @param {unknown} value any JSON value (`null` included), or native values encoded by the
+   *   field's type: Date, Uint8Array, Set, Map, bigint, nested in arrays and plain objects
    * @param {RequestOptions} [options]
    * @returns {Promise<number>}
    */
   async set(field, value, options) {
     this.#checkOpen();
     this.#checkMember(field);
-    const written = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    const wire = encodeValue(value, this.#memberType(field));
+    const written = wire === undefined ? undefined : JSON.parse(JSON.stringify(wire));
     const { id, promise } = this.#client._startRequest(
-      'setField', { session: this.id, field, value },
+      'setField', { session: this.id, field, value: wire },
       {
         ...options,
         onResponse: (result) => {
@@ -145,11 +182,13 @@ export class Session extends EventEmitter {
   }
 
   /**
-   * Runs a command; resolves with what it returned (null for nothing). An async command answers
+   * Runs a command; resolves with what it returned (null for nothing): its JSON, or with
+   * `options.native` native values read by the command's result type. An async command answers
    * when it ends; abort it with `options.signal` or `options.timeout`.
    * @param {string} command
-   * @param {unknown} [args] the command's arguments, when it takes any
-   * @param {RequestOptions} [options]
+   * @param {unknown} [args] the command's arguments, when it takes any: JSON or native values,
+   *   encoded as `set` encodes them (a row shown in `state`, or read with `value`, names that row)
+   * @param {RequestOptions & { native?: boolean }} [options]
    */
   async invoke(command, args, options) {
     this.#checkOpen();
@@ -159,9 +198,12 @@ export class Session extends EventEmitter {
       throw new UnknownCommandError(`Unknown command "${command}" in ${this.type}; ${list}`,
         { data: { session: this.id, command, known }, method: 'invoke', local: true });
     }
-    const params = args === undefined ? { session: this.id, command } : { session: this.id, command, args };
-    const result = await this.#client.request('invoke', params, options);
-    return result?.result ?? null;
+    const described = this.#schema.commands.find((c) => c.name === command);
+    const params = args === undefined ? { session: this.id, command }
+      : { session: this.id, command, args: encodeValue(args, described?.args) };
+    const { native, ...requestOptions } = options ?? {};
+    const result = await this.#client.request('invoke', params, requestOptions);
+    return native ? decodeValue(result?.result ?? null, described?.result) : result?.result ?? null;
   }
 
   /**
@@ -423,6 +465,13 @@ export class Session extends EventEmitter {
     if (this.#closed) {
       throw new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { data: { session: this.id }, local: true });
     }
+  }
+
+  // A member's type object: a field's or output's; `c.enabled` and `c.running` are booleans.
+  #memberType(name) {
+    const field = this.#schema.fields.find((f) => f.name === name);
+    if (field) return field;
+    return /\.(enabled|running)$/.test(name) ? { type: 'boolean', nullable: false } : undefined;
   }
 
   #checkMember(name, method = 'setField') {

@@ -4,6 +4,11 @@
 // setter per field and one method per command; its .d.ts types them, and types `state`, `set`,
 // `onChange` and `changes` through TypedSession's type parameters. Every call goes through the
 // wrapped Session: the protocol lives there, not here.
+//
+// Values are native where the generated types say so: a type with dates, bytes or sets has them as
+// Date, Uint8Array and Set in `state`, change sets, `waitUntil`'s predicate and command results
+// (Session#values, `invoke(..., { native: true })`). A type without such values has the session's
+// `state` itself, as before.
 
 /**
  * A Session of one view model type (the subclass's static `type`), opened with the schemaHash the
@@ -36,6 +41,13 @@ export class TypedSession {
     }
     /** The plain Session underneath: everything untyped (observe, get, events) is there. */
     this.session = session;
+    this.#native = session._hasNativeValues;
+  }
+
+  #native;
+
+  #read(state) {
+    return this.#native ? this.session.values(state === this.session.state ? undefined : state) : state;
   }
 
   /** The session's id. */
@@ -58,9 +70,9 @@ export class TypedSession {
     return this.session.restored;
   }
 
-  /** Every member's current value (Session#state). */
+  /** Every member's current value (Session#state; native values: Session#values). */
   get state() {
-    return this.session.state;
+    return this.#read(this.session.state);
   }
 
   /** Writes a field by name (Session#set); the generated `set<Field>` methods are the same. */
@@ -73,23 +85,35 @@ export class TypedSession {
    * @returns {() => void} removes the listener
    */
   onChange(listener) {
-    this.session.on('change', listener);
-    return () => this.session.off('change', listener);
+    const native = this.#native ? (changes, info) => listener(this.#read(changes), info) : listener;
+    this.session.on('change', native);
+    return () => this.session.off('change', native);
   }
 
   /** Every change set from now on (Session#changes). */
   changes(options) {
-    return this.session.changes(options);
+    const stream = this.session.changes(options);
+    if (!this.#native) return stream;
+    const read = (step) => (step.done ? step : { value: this.#read(step.value), done: false });
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      next: () => stream.next().then(read),
+      return: () => stream.return(),
+    };
   }
 
   /** Resolves once `predicate(state)` holds (Session#waitUntil). */
-  waitUntil(predicate, options) {
-    return this.session.waitUntil(predicate, options);
+  async waitUntil(predicate, options) {
+    await this.session.waitUntil((state) => predicate(this.#read(state)), options);
+    return this.state;
   }
 
   /** Re-reads the whole state (Session#refresh). */
-  refresh(options) {
-    return this.session.refresh(options);
+  async refresh(options) {
+    await this.session.refresh(options);
+    return this.state;
   }
 
   /** Undoes the last step of the session's writes (Session#undo). */

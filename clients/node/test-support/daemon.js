@@ -1,4 +1,5 @@
 // Shared by the tests (kept outside test/, where node --test would run it as a test file).
+import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, findDaemon } from '../index.js';
@@ -31,4 +32,24 @@ export async function spawnClient(t, options = {}) {
   const client = await Client.spawn({ daemon: daemonPath(), timeout: GUARD_MS, ...options });
   t.after(() => client.close());
   return client;
+}
+
+/**
+ * appd, the daemon of app-shaped example view models (Examples/AppViewModels): $APPD, else the
+ * repository's .build/debug/appd. Missing, the tests that need it fail saying how to build it.
+ */
+export function appdPath() {
+  const candidate = process.env.APPD || path.join(REPO_ROOT, '.build', 'debug', 'appd');
+  try {
+    accessSync(candidate, constants.X_OK);
+  } catch {
+    throw new Error(`These tests run against appd (Examples/AppViewModels), not found at ${candidate}: `
+      + 'build it (swift build --product appd) or set APPD=/path/to/appd');
+  }
+  return candidate;
+}
+
+/** A spawned, initialized client of appd (--deterministic) that the test closes when it ends. */
+export async function spawnAppd(t, options = {}) {
+  return spawnClient(t, { daemon: appdPath(), deterministic: true, ...options });
 }

@@ -3,13 +3,13 @@
 // errors it marks. tsc comes from PATH (Debian: apt-get install node-typescript).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
-import { PACKAGE_DIR, REPO_ROOT } from '../test-support/daemon.js';
+import { appdPath, PACKAGE_DIR, REPO_ROOT } from '../test-support/daemon.js';
 
 const run = promisify(execFile);
 const DIR = path.join(PACKAGE_DIR, 'test', 'typecheck');
@@ -31,11 +31,11 @@ const tsc = await findTsc();
 const missing = 'tsc is not on PATH, so the typings cannot be checked: run scripts/ensure-tools '
   + '(Debian: apt-get install node-typescript)';
 
-/** tsc's errors as "line TSxxxx" strings, in order. */
-async function compile(file, cwd = DIR) {
+/** tsc's errors as "file:line TSxxxx" strings, in order; `files`: one file or several. */
+async function compile(files, cwd = DIR) {
   assert.ok(tsc, missing);
   try {
-    await run(tsc, [...TSC_ARGS.map((arg) => (arg.endsWith('.d.ts') ? path.join(DIR, arg) : arg)), file],
+    await run(tsc, [...TSC_ARGS.map((arg) => (arg.endsWith('.d.ts') ? path.join(DIR, arg) : arg)), ...[files].flat()],
       { cwd, timeout: 120000 });
     return { code: 0, errors: [], output: '' };
   } catch (failure) {
@@ -52,10 +52,14 @@ test('tsc --strict accepts a script using every generated seed class', async () 
   assert.equal(code, 0, `tsc rejected uses-seeds.ts:\n${output}`);
 });
 
+/** The errors a script in test/typecheck marks (`// error TSxxxx`), as "file:line TSxxxx". */
+function markedErrors(name) {
+  return readFileSync(path.join(DIR, name), 'utf8').split('\n').flatMap((line, index) => [
+    ...line.matchAll(/\/\/ error (TS\d+)/g)].map((match) => `${name}:${index + 1} ${match[1]}`));
+}
+
 test('tsc --strict rejects wrong field names and wrong value types, with the marked errors', async () => {
-  const source = readFileSync(path.join(DIR, 'misuses-seeds.ts'), 'utf8').split('\n');
-  const expected = source.flatMap((line, index) => [...line.matchAll(/\/\/ error (TS\d+)/g)]
-    .map((match) => `misuses-seeds.ts:${index + 1} ${match[1]}`));
+  const expected = markedErrors('misuses-seeds.ts');
   assert.ok(expected.length >= 8, 'misuses-seeds.ts marks its errors');
   const { code, errors, output } = await compile('misuses-seeds.ts');
   assert.notEqual(code, 0, 'tsc accepted misuses-seeds.ts');
@@ -95,4 +99,26 @@ test('the generator\'s less common paths give typings tsc accepts and a module N
   assert.equal(edge.OrderFormSession.type, 'order-form');
   assert.deepEqual(Object.getOwnPropertyNames(edge.OrderFormSession.prototype),
     ['constructor', 'setFrom', 'setStatus', 'setLines', 'setTags', 'setMatrix', 'submit', 'invokeClose', 'count']);
+});
+
+test('typings generated for appd type native values, sets, dictionaries and unions; wrong ones fail', async (t) => {
+  // appd's view models (Examples/AppViewModels), described by the real appd: the generated typings
+  // beside copies of test/typecheck/uses-appd.ts (accepted) and misuses-appd.ts (the marked errors:
+  // a wrong case literal, a member of another case, a wire form where a native value goes...), in
+  // a folder whose node_modules/bindery-client is this package. One tsc run checks both.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-appd-types-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(PACKAGE_DIR, path.join(dir, 'node_modules', 'bindery-client'), 'dir');
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  await run('python3', [path.join(REPO_ROOT, 'clients', 'codegen', 'bindery-codegen'), '--daemon', appdPath(),
+    '--node', path.join(dir, 'appd-types.js')]);
+  for (const name of ['uses-appd.ts', 'misuses-appd.ts']) copyFileSync(path.join(DIR, name), path.join(dir, name));
+  const expected = markedErrors('misuses-appd.ts');
+  assert.ok(expected.length >= 10, 'misuses-appd.ts marks its errors');
+  const { code, errors, output } = await compile(['uses-appd.ts', 'misuses-appd.ts'], dir);
+  assert.deepEqual(errors.filter((error) => error.startsWith('uses-appd.ts')), [],
+    `tsc rejected uses-appd.ts:\n${output}`);
+  assert.notEqual(code, 0, 'tsc accepted misuses-appd.ts');
+  assert.deepEqual(errors, expected, `tsc's errors in misuses-appd.ts differ from the marked ones:\n${output}`);
 });

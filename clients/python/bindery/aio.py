@@ -80,9 +80,11 @@ class AsyncSession(SessionBase):
         """Writes a field (setField); returns the revision. See Session.set."""
         return await self._client._run(self._set_flow(field, value, timeout))
 
-    async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None) -> Any:
-        """Runs a command and returns its result. See Session.invoke; cancelling the task cancels it."""
-        return await self._client._run(self._invoke_flow(command, args, timeout))
+    async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
+                     native: bool = False) -> Any:
+        """Runs a command and returns its result (native values with ``native=True``). See
+        Session.invoke; cancelling the task cancels it."""
+        return await self._client._run(self._invoke_flow(command, args, timeout, native))
 
     async def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""

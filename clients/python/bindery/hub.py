@@ -18,6 +18,7 @@ from .errors import ClientClosed
 from .rpc import Pending, ResultHook
 from .schema import Schema
 from .state import Changes, SessionBase
+from .values import encode
 
 __all__ = ["Hub", "CLIENT_NAME"]
 
@@ -196,7 +197,7 @@ class Hub(Generic[S]):
                      restore: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
         params: Dict[str, Any] = {"type": type_name}
         if args is not None:
-            params["args"] = args
+            params["args"] = encode(args)
         if observe is not None:
             observe = list(observe)
             schema = self._schemas.get(type_name)

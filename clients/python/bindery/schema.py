@@ -25,6 +25,11 @@ class FieldSchema:
         """The raw values of an ``enum`` field, else None."""
         return self.raw.get("cases")
 
+    @property
+    def format(self) -> Optional[str]:
+        """What a string or array stands for (``date-time``, ``uuid``, ``decimal``, ``index-set``...), else None."""
+        return self.raw.get("format")
+
 
 @dataclass(frozen=True)
 class CommandSchema:
@@ -36,6 +41,11 @@ class CommandSchema:
     has_enabled_condition: bool
     args: Optional[Dict[str, Any]] = None
     raw: Dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def result(self) -> Optional[Dict[str, Any]]:
+        """The type object of what the command returns; None when it returns nothing."""
+        return self.raw.get("result")
 
 
 @dataclass(frozen=True)
@@ -87,6 +97,17 @@ class Schema:
 
     def command_named(self, name: str) -> Optional[CommandSchema]:
         return next((c for c in self.commands if c.name == name), None)
+
+    def member_type(self, name: str) -> Optional[Dict[str, Any]]:
+        """The type object of a state member (a field's or output's; ``c.enabled`` and
+        ``c.running`` are booleans); None for a name the type does not have."""
+        member = self.field_named(name)
+        if member is not None:
+            return member.raw
+        command, _, flag = name.rpartition(".")
+        if flag in ("enabled", "running") and self.command_named(command) is not None:
+            return {"type": "boolean", "nullable": False}
+        return None
 
     # Fail-fast checks: the same code and data the daemon would answer with, without a round trip.
 

@@ -29,7 +29,7 @@ Rating = Literal["notSeen", "terrible", "poor", "decent", "good", "excellent"]
 
 
 class User(TypedDict):
-    """`User`, a Codable struct."""
+    """`User`, a struct."""
 
     firstName: str
     lastName: str
@@ -37,14 +37,14 @@ class User(TypedDict):
 
 
 class PackageContent(TypedDict):
-    """`PackageContent`, a Codable struct."""
+    """`PackageContent`, a struct."""
 
     title: str
     weight: int
 
 
 class Movie(TypedDict):
-    """`Movie`, a Codable struct."""
+    """`Movie`, a struct."""
 
     id: str
     fullTitle: str
@@ -227,7 +227,7 @@ class LoginSession(TypedSession[LoginState, LoginChanges]):
 
     def login(self, timeout: Optional[float] = None) -> User:
         """Runs `login` ("Login"), an async command: answers when it ends; only while `login.enabled`."""
-        return cast(User, self.session.invoke("login", timeout=timeout))
+        return cast(User, self.session.invoke("login", timeout=timeout, native=True))
 
 
 class AsyncLoginSession(AsyncTypedSession[LoginState, LoginChanges]):
@@ -246,7 +246,7 @@ class AsyncLoginSession(AsyncTypedSession[LoginState, LoginChanges]):
 
     async def login(self, timeout: Optional[float] = None) -> User:
         """Runs `login` ("Login"), an async command: answers when it ends; only while `login.enabled`."""
-        return cast(User, await self.session.invoke("login", timeout=timeout))
+        return cast(User, await self.session.invoke("login", timeout=timeout, native=True))
 
 
 # package
@@ -435,7 +435,7 @@ class AddMovieSession(TypedSession[AddMovieState, AddMovieChanges]):
 
     def save(self, timeout: Optional[float] = None) -> Movie:
         """Runs `save` ("Save"); only while `save.enabled`."""
-        return cast(Movie, self.session.invoke("save", timeout=timeout))
+        return cast(Movie, self.session.invoke("save", timeout=timeout, native=True))
 
 
 class AsyncAddMovieSession(AsyncTypedSession[AddMovieState, AddMovieChanges]):
@@ -454,7 +454,7 @@ class AsyncAddMovieSession(AsyncTypedSession[AddMovieState, AddMovieChanges]):
 
     async def save(self, timeout: Optional[float] = None) -> Movie:
         """Runs `save` ("Save"); only while `save.enabled`."""
-        return cast(Movie, await self.session.invoke("save", timeout=timeout))
+        return cast(Movie, await self.session.invoke("save", timeout=timeout, native=True))
 
 
 # bottomBar

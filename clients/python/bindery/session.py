@@ -34,19 +34,26 @@ class Session(SessionBase):
     def set(self, field: str, value: Any, timeout: Optional[float] = None) -> int:
         """Writes a field (setField); returns the session's revision after it.
 
-        A name that is not a field of the type raises UnknownField without a round trip. The
-        daemon does not echo the written value, so the client stores it in ``state`` itself.
+        ``value`` is JSON, or native values the client encodes by the field's type: an aware
+        ``datetime`` or a ``date``, ``uuid.UUID``, ``decimal.Decimal``, ``bytes``, ``set`` /
+        ``frozenset``, ``enum.Enum``, nested in lists, tuples and dicts (bindery.values). A name
+        that is not a field of the type raises UnknownField without a round trip. The daemon does
+        not echo the written value, so the client stores it (as JSON) in ``state`` itself.
         """
         return self._client._run(self._set_flow(field, value, timeout))
 
-    def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None) -> Any:
+    def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
+               native: bool = False) -> Any:
         """Runs a command; blocks until it answers (async commands answer when they end).
 
-        Returns what the command returned (None for nothing). On timeout or Ctrl-C the client
-        sends ``$/cancelRequest`` and raises (RequestTimeout / KeyboardInterrupt). Unknown names
-        raise UnknownCommand without a round trip.
+        Returns what the command returned (None for nothing): its JSON, or with ``native=True``
+        native values read by the command's result type (as ``value`` reads a member). ``args``
+        may hold native values, encoded as ``set`` encodes them; a row shown in ``state`` (or
+        read with ``value``) names that row. On timeout or Ctrl-C the client sends
+        ``$/cancelRequest`` and raises (RequestTimeout / KeyboardInterrupt). Unknown names raise
+        UnknownCommand without a round trip.
         """
-        return self._client._run(self._invoke_flow(command, args, timeout))
+        return self._client._run(self._invoke_flow(command, args, timeout, native))
 
     def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""

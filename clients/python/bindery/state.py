@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple, TypedDict
+from typing import (
+    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Set, Tuple, TypedDict, overload,
+)
 
 from .endpoint import WAIT_CHANGE, Flow
 from .errors import UnknownSession, WaitTimeout
 from .schema import Schema
 from .splices import apply_splice
+from .values import converts, decode, encode
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -162,6 +165,42 @@ class SessionBase:
     def __getitem__(self, name: str) -> Any:
         return self.get(name)
 
+    # Native values: read by the schema's type objects (bindery.values.decode).
+
+    def value(self, name: str, default: Any = MISSING) -> Any:
+        """One member's value as native Python values, read by its type in the schema: a
+        ``datetime`` (aware, UTC) for a date, ``uuid.UUID``, ``decimal.Decimal``, ``bytes``, a
+        ``set`` for an array of unique strings or numbers, through lists, objects, dictionaries and
+        unions (see bindery.values). ``state`` keeps the JSON as received; this converts a copy.
+        Unknown names raise UnknownField; unobserved ones KeyError (or return ``default``)."""
+        return decode(self.get(name, default), self._member_type(name))
+
+    @overload
+    def values(self) -> Dict[str, Any]: ...
+
+    @overload
+    def values(self, members: Changes) -> Changes: ...
+
+    @overload
+    def values(self, members: Mapping[str, Any]) -> Dict[str, Any]: ...
+
+    def values(self, members: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+        """Every member of ``members`` (default: a consistent copy of ``state``) as native values,
+        as ``value`` reads one. Given a change set (``on_change``, ``changes()``), returns a
+        ``Changes`` with its ``revision``, ``cause`` and the rest kept."""
+        source = self.snapshot() if members is None else members
+        native = {name: decode(item, self._member_type(name)) for name, item in source.items()}
+        if isinstance(members, Changes):
+            return Changes(native, members.session, members.revision, members.cause, members.resync, members.splices)
+        return native
+
+    def _has_native_values(self) -> bool:
+        """Whether any member's native value differs from its JSON (a date, a UUID, a set...)."""
+        return self.schema is not None and any(converts(field.raw) for field in self.schema.fields)
+
+    def _member_type(self, name: str) -> Optional[Dict[str, Any]]:
+        return self.schema.member_type(name) if self.schema is not None else None
+
     def __repr__(self) -> str:
         return "<%s %d %s rev %d%s>" % (type(self).__name__, self.id, self.type, self._revision,
                                         " closed" if self._closed else "")
@@ -175,19 +214,27 @@ class SessionBase:
                                       {"session": self.id}, local=True)
 
     def _set_params(self, field: str, value: Any) -> Dict[str, Any]:
+        """setField's params; a native value (a datetime, a Decimal, a set...) is encoded by the
+        field's type (bindery.values.encode)."""
         self._check_open()
         if self.schema is not None:
             self.schema.check_field(field, self.id)
-        return {"session": self.id, "field": field, "value": value}
+        return {"session": self.id, "field": field, "value": encode(value, self._member_type(field))}
 
     def _invoke_params(self, command: str, args: Any) -> Dict[str, Any]:
         self._check_open()
+        described = None
         if self.schema is not None:
             self.schema.check_command(command, self.id)
+            described = self.schema.command_named(command)
         params: Dict[str, Any] = {"session": self.id, "command": command}
         if args is not MISSING:
-            params["args"] = args
+            params["args"] = encode(args, described.args if described is not None else None)
         return params
+
+    def _result_type(self, command: str) -> Optional[Dict[str, Any]]:
+        described = self.schema.command_named(command) if self.schema is not None else None
+        return described.result if described is not None else None
 
     def _observe_params(self, names: Iterable[str]) -> Dict[str, Any]:
         self._check_open()
@@ -298,13 +345,15 @@ class SessionBase:
 
     def _set_flow(self, field: str, value: Any, timeout: Optional[float]) -> Flow[int]:
         params = self._set_params(field, value)
-        result = yield from self._hub._call_flow("setField", params, timeout, self._hub._after_set(self, field, value))
+        hook = self._hub._after_set(self, field, params["value"])  # state keeps the JSON, as the daemon has it
+        result = yield from self._hub._call_flow("setField", params, timeout, hook)
         return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
 
-    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float]) -> Flow[Any]:
+    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float], native: bool = False) -> Flow[Any]:
         params = self._invoke_params(command, args)
         result = yield from self._hub._call_flow("invoke", params, timeout)
-        return result.get("result") if isinstance(result, dict) else result
+        result = result.get("result") if isinstance(result, dict) else result
+        return decode(result, self._result_type(command)) if native else result
 
     def _history_flow(self, method: str, timeout: Optional[float]) -> Flow[History]:
         """session/undo or session/redo; the restored fields come by didChange before the answer."""

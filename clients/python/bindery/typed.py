@@ -11,6 +11,12 @@ generated state and change TypedDicts::
 ``open`` sends the schemaHash the class was generated from, so a daemon whose view model has
 changed since refuses the open with SchemaMismatch instead of surprising the script. Everything
 else goes through the wrapped ``session`` (the protocol lives there, not here).
+
+Values are native where the generated types say so: a type with dates, UUIDs, decimals, bytes or
+sets has them as ``datetime``, ``uuid.UUID``... in ``state``, change sets, ``wait_until``'s
+predicate and command results (Session.values, ``invoke(native=True)``); then ``state`` is a
+converted copy made at each read, not the live dict (which ``session.state`` still is). A type
+without such values has the live dict, as before.
 """
 from __future__ import annotations
 
@@ -18,10 +24,10 @@ from typing import (
     Any, AsyncIterator, Awaitable, Callable, ClassVar, Dict, Generic, Mapping, Optional, Type, TypeVar, Union, cast,
 )
 
-from .aio import AsyncClient, AsyncSession
+from .aio import AsyncClient, AsyncSession, ChangeStream
 from .client import Client
 from .session import Session
-from .state import History, Snapshot
+from .state import Changes, History, Snapshot
 
 __all__ = ["TypedSession", "AsyncTypedSession"]
 
@@ -48,8 +54,22 @@ class _TypedState(Generic[StateT, ChangesT]):
 
     @property
     def state(self) -> StateT:
-        """The live state (Session.state), typed."""
-        return cast(StateT, self.session.state)
+        """The state, typed: the live dict (Session.state), or for a type with native values (dates,
+        UUIDs, decimals, bytes, sets) a converted copy made now (Session.values)."""
+        return cast(StateT, self.session.values() if self._native else self.session.state)
+
+    @property
+    def _native(self) -> bool:
+        native = self.__dict__.get("_native_values")
+        if native is None:
+            native = self.__dict__["_native_values"] = self.session._has_native_values()
+        return bool(native)
+
+    def _changes(self, changes: Changes) -> Any:
+        return self.session.values(changes) if self._native else changes
+
+    def _read(self, state: Any) -> Any:
+        return self.session.values(state) if self._native else state
 
     @property
     def id(self) -> int:
@@ -69,8 +89,8 @@ class _TypedState(Generic[StateT, ChangesT]):
         return self.session.restored
 
     def snapshot(self) -> StateT:
-        """A copy of the state, taken atomically."""
-        return cast(StateT, self.session.snapshot())
+        """A copy of the state, taken atomically (native values converted)."""
+        return cast(StateT, self._read(self.session.snapshot()))
 
     def __repr__(self) -> str:
         return "<%s %r>" % (type(self).__name__, self.session)
@@ -98,7 +118,8 @@ class TypedSession(_TypedState[StateT, ChangesT]):
 
     def refresh(self, timeout: Optional[float] = None) -> StateT:
         """Re-reads the whole state (session/state)."""
-        return cast(StateT, self.session.refresh(timeout))
+        self.session.refresh(timeout)
+        return self.state
 
     def undo(self, timeout: Optional[float] = None) -> History:
         """Undoes the last step of this session's writes (Session.undo)."""
@@ -116,12 +137,13 @@ class TypedSession(_TypedState[StateT, ChangesT]):
         """``callback(changes)`` for every change set (see Session.on_change); returns its remover.
 
         ``changes`` holds only the members that changed (at run time a bindery.Changes, with
-        ``revision`` and ``cause``)."""
-        return self.session.on_change(cast(Callable[[Any], Any], callback))
+        ``revision`` and ``cause``), with native values."""
+        return self.session.on_change(lambda changes: callback(self._changes(changes)))
 
     def wait_until(self, predicate: Callable[[StateT], bool], timeout: Optional[float] = None) -> StateT:
-        """Blocks until ``predicate(state)`` holds (Session.wait_until)."""
-        return cast(StateT, self.session.wait_until(cast(Callable[[Any], bool], predicate), timeout))
+        """Blocks until ``predicate(state)`` holds (Session.wait_until); returns the state."""
+        self.session.wait_until(lambda state: predicate(self._read(state)), timeout)
+        return self.state
 
     def close(self, timeout: Optional[float] = None) -> None:
         """Closes the session (Session.close)."""
@@ -154,7 +176,8 @@ class AsyncTypedSession(_TypedState[StateT, ChangesT]):
                                      restore=restore))
 
     async def refresh(self, timeout: Optional[float] = None) -> StateT:
-        return cast(StateT, await self.session.refresh(timeout))
+        await self.session.refresh(timeout)
+        return self.state
 
     async def undo(self, timeout: Optional[float] = None) -> History:
         return await self.session.undo(timeout)
@@ -167,14 +190,18 @@ class AsyncTypedSession(_TypedState[StateT, ChangesT]):
 
     def on_change(self, callback: Callable[[ChangesT], Union[None, Awaitable[None]]]) -> Callable[[], None]:
         """``callback(changes)`` (a function or a coroutine function) for every change set."""
-        return self.session.on_change(cast(Callable[[Any], Any], callback))
+        return self.session.on_change(lambda changes: callback(self._changes(changes)))
 
     def changes(self) -> AsyncIterator[ChangesT]:
         """``async for changes in session.changes():`` every change set from now on (AsyncSession.changes)."""
-        return cast(AsyncIterator[ChangesT], self.session.changes())
+        stream = self.session.changes()
+        if not self._native:
+            return cast(AsyncIterator[ChangesT], stream)
+        return _NativeChanges(stream, self._changes)
 
     async def wait_until(self, predicate: Callable[[StateT], bool], timeout: Optional[float] = None) -> StateT:
-        return cast(StateT, await self.session.wait_until(cast(Callable[[Any], bool], predicate), timeout))
+        await self.session.wait_until(lambda state: predicate(self._read(state)), timeout)
+        return self.state
 
     async def close(self, timeout: Optional[float] = None) -> None:
         await self.session.close(timeout)
@@ -184,3 +211,23 @@ class AsyncTypedSession(_TypedState[StateT, ChangesT]):
 
     async def __aexit__(self, *exc_info: Any) -> None:
         await self.session.__aexit__(*exc_info)
+
+
+class _NativeChanges(AsyncIterator[Any]):
+    """A ChangeStream whose change sets are converted to native values (``close`` kept)."""
+
+    def __init__(self, stream: ChangeStream, convert: Callable[[Changes], Any]) -> None:
+        self._stream = stream
+        self._convert = convert
+
+    def __aiter__(self) -> "_NativeChanges":
+        return self
+
+    async def __anext__(self) -> Any:
+        return self._convert(await self._stream.__anext__())
+
+    def close(self) -> None:
+        self._stream.close()
+
+    async def aclose(self) -> None:
+        self._stream.close()

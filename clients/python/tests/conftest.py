@@ -38,6 +38,24 @@ def daemon_path() -> str:
                 "(swift build).\n" + problem, pytrace=False)
 
 
+@pytest.fixture(scope="session")
+def appd_path() -> str:
+    """appd, the daemon of app-shaped example view models (Examples/AppViewModels): $APPD, else the
+    repository's .build/debug/appd. Missing, the tests that need it fail saying how to build it."""
+    path = os.environ.get("APPD") or os.path.join(REPO_ROOT, ".build", "debug", "appd")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        pytest.fail("These tests run against appd (Examples/AppViewModels), not found at %s: build it "
+                    "(swift build --product appd) or set APPD=/path/to/appd" % path, pytrace=False)
+    return path
+
+
+@pytest.fixture
+def appd(appd_path: str) -> Iterator[Client]:
+    """A client of a --deterministic appd."""
+    with Client(appd_path, ["--deterministic"], timeout=20) as c:
+        yield c
+
+
 @pytest.fixture
 def client(daemon_path: str) -> Iterator[Client]:
     """A client of a --deterministic daemon: the clock moves only on advance_clock."""

@@ -8,6 +8,10 @@
 - ``mypy --strict`` accepts tests/typecheck/uses_seeds.py and rejects misuses_seeds.py with exactly
   the errors it marks; the generator's less common paths (keywords, optional members, args, name
   clashes) are generated from clients/codegen/testdata/edge-cases.json and type-checked too.
+- appd's view models (dates, UUIDs, decimals, bytes, sets, dictionaries, unions, tuples), generated
+  from the real appd into a temporary folder: ``mypy --strict`` accepts tests/typecheck/uses_appd.py
+  and rejects misuses_appd.py with the errors it marks (a wrong case literal among them), and
+  uses_appd.py runs against appd with native values.
 """
 from __future__ import annotations
 
@@ -269,15 +273,16 @@ def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("mypy-cache")
 
 
-def mypy(cache: Path, *files: str) -> Tuple[int, str]:
-    """mypy --strict on files, with this repository's bindery (not an installed one) on its path."""
+def mypy(cache: Path, *files: str, path: str = "") -> Tuple[int, str]:
+    """mypy --strict on files, with this repository's bindery (not an installed one) on its path
+    (and ``path``, a folder of generated modules, before it)."""
     try:
         import mypy  # noqa: F401
     except ImportError:
         # A failure, not a skip: a skipped check checks nothing. The test command installs mypy.
         pytest.fail("mypy is not installed, so the generated Python types cannot be checked: "
                     "run scripts/ensure-tools (or pip install mypy)")
-    env = dict(os.environ, MYPYPATH=PACKAGE_ROOT)
+    env = dict(os.environ, MYPYPATH=os.pathsep.join(filter(None, [path, PACKAGE_ROOT])))
     done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-color-output", "--no-error-summary",
                            "--show-error-codes", "--cache-dir", str(cache), *files],
                           cwd=TYPECHECK, env=env, capture_output=True, text=True, timeout=300)
@@ -295,8 +300,18 @@ def test_mypy_strict_rejects_wrong_names_and_wrong_value_types(mypy_cache: Path)
                 for code in re.findall(r"# error: \[([\w-]+)\]", line)]
     assert len(expected) >= 8
     code, output = mypy(mypy_cache, "misuses_seeds.py")
-    found = ["%s:%s [%s]" % match for match in re.findall(r"^(\S+?):(\d+): error: .*\[([\w-]+)\]$", output, re.M)]
-    assert code == 1 and found == expected, "mypy's errors differ from the marked ones:\n" + output
+    assert code == 1 and mypy_errors(output) == expected, "mypy's errors differ from the marked ones:\n" + output
+
+
+def marked_errors(name: str) -> List[str]:
+    """The errors a script marks (``# error: [code]``), as "file:line [code]"."""
+    source = Path(TYPECHECK, name).read_text(encoding="utf-8").splitlines()
+    return ["%s:%d [%s]" % (name, number, code) for number, line in enumerate(source, 1)
+            for code in re.findall(r"# error: \[([\w-]+)\]", line)]
+
+
+def mypy_errors(output: str) -> List[str]:
+    return ["%s:%s [%s]" % match for match in re.findall(r"^(\S+?):(\d+): error: .*\[([\w-]+)\]$", output, re.M)]
 
 
 def test_the_typed_script_runs_against_the_daemon(daemon_path: str) -> None:
@@ -332,3 +347,56 @@ def test_edge_cases_generate_python_that_mypy_accepts(edge_module: Path, mypy_ca
     assert "from" in edge_cases.OrderFormState.__required_keys__ and hasattr(edge_cases.OrderFormSession, "set_from")
     assert hasattr(edge_cases.OrderFormSession, "invoke_close")  # `close` is the session's own
     assert edge_cases.OrderFormSession.type_name == "order-form"
+
+
+# appd's view models: every new kind of value, typed.
+
+@pytest.fixture(scope="module")
+def appd_module(appd_path: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``appd_types``, generated from the real appd into a temporary folder (returned)."""
+    out = tmp_path_factory.mktemp("appd-types")
+    done = codegen("--daemon", appd_path, "--python", str(out / "appd_types.py"))
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_appd_types_generate_native_python_types(appd_module: Path) -> None:
+    text = (appd_module / "appd_types.py").read_text(encoding="utf-8")
+    assert "import datetime\nimport decimal\nimport uuid\n" in text
+    for line in ['    "date": datetime.datetime,', '    "id": uuid.UUID,', '    "price": decimal.Decimal,',
+                 '    "bytes": bytes,', '    "selection": Set[int],', '    "tags": Set[str],',
+                 '    "labels": List[Tag],', '    "scores": Dict[str, int],', '    "context": Dict[str, List[str]],',
+                 '    "shape": Shape,', '    "pair": Pair,', '    "lastError": Optional[str],',
+                 'Shape = Union[ShapeCircle, ShapeRectangle, ShapePoint]', '    case: Literal["circle"]',
+                 '    def set_favorite_ids(self, value: Set[int], timeout: Optional[float] = None) -> int:']:
+        assert line in text, line
+
+
+def test_mypy_strict_checks_native_values_unions_and_rows_of_appd_types(appd_module: Path, mypy_cache: Path) -> None:
+    expected = marked_errors("misuses_appd.py")
+    assert len(expected) >= 12
+    code, output = mypy(mypy_cache, "uses_appd.py", "misuses_appd.py", path=str(appd_module))
+    found = mypy_errors(output)
+    assert [e for e in found if e.startswith("uses_appd.py")] == [], "mypy --strict rejected uses_appd.py:\n" + output
+    assert code == 1 and found == expected, "mypy's errors in misuses_appd.py differ from the marked ones:\n" + output
+
+
+def test_the_appd_typed_script_runs_with_native_values(appd_module: Path, appd_path: str) -> None:
+    env = dict(os.environ, APPD=appd_path, PYTHONPATH=os.pathsep.join([str(appd_module), PACKAGE_ROOT]))
+    done = subprocess.run([sys.executable, "uses_appd.py"], cwd=TYPECHECK, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "circle 1.5",
+        "2025-11-25T10:00:00.250000+00:00 0.3 0f8fad5b-d9cb-469f-a165-70867728950e b'\\x00\\x01\\x02\\xfa' [1, 2, 5] "
+        "['a', 'b']",
+        "{'a': 1, 'b': 2} green Springfield 3 Something went wrong",
+        "price 0",
+        "2026-01-01T09:30:00+00:00 point",
+        "Buy milk True 2026-01-01T09:30:00+00:00",
+        "total 0.3 True None",
+        "favorites [1, 2]",
+        "films ['The Third Man']",
+        "async price 1.1",
+        "async point",
+    ]
