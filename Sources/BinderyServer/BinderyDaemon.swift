@@ -84,6 +84,8 @@ public enum BinderyDaemon {
         let signals = TerminationSignals { signalName in
             Task { @MainActor in server.terminate(signal: signalName) }
         }
+        // Deterministic: the view models' own tasks run on the main thread too, in one order.
+        if options.isDeterministic { SerialJobs.begin() }
         server.start()
         withExtendedLifetime((server, signals)) {
             if MainLoop.isAvailable { MainLoop.run() } else { dispatchMain() }

@@ -18,7 +18,11 @@ extension Server {
         guard !inBatch else { throw .invalidRequest("clock/advance cannot be part of a batch") }
         holdInput()
         Task { @MainActor in
+            // Tasks the view models started by themselves (a debounce) first reach their sleeps,
+            // so that the clock moves on from where they began (see SerialJobs).
+            await SerialJobs.settle()
             await clock.advance(by: .milliseconds(milliseconds))
+            await SerialJobs.settle()
             sendChanges()
             send(OutgoingMessage.response(id: id, result: ["now": .int(clock.now.milliseconds)]))
             flush()

@@ -7,4 +7,11 @@
 /// it (symbolic references included): what `Mirror` itself uses. NULL when it cannot be resolved.
 const void *bindery_type_by_mangled_name(const char *name, size_t length, const void *context);
 
+/// Sends every job the Swift runtime would give its global (concurrent) executor to the main
+/// executor instead (on != 0), or stops doing so: the runtime's documented hook, which TCA's tests
+/// use too. With it, the tasks a view model starts by itself run on the main thread, one after
+/// another, only when the main thread is free: a deterministic daemon and a test harness make the
+/// order of their steps, and a virtual clock sees every sleep they begin.
+void bindery_run_global_jobs_on_main(int on);
+
 #endif
