@@ -7,6 +7,7 @@ extension Server {
         let session = try session(params)
         let command = try params.string("command")
         let arguments = params.object["args"]
+        try checkExpectedRevision(params, session, command: command)
         let limit = options.limits.inFlight
         guard inFlightCount < limit else {
             throw .limitReached("\(limit) commands are running", flag: "--max-in-flight", value: limit)

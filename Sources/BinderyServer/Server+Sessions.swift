@@ -51,8 +51,10 @@ extension Server {
         } catch {
             throw .openFailed(type: typeName, error)
         }
+        // Shared: this client is attached to the session, and starts from what it observes of it.
+        let state = hub.isShared ? hub.attach(self, to: session, observing: observe) : session.state()
         var result: JSONObject = ["session": .int(session.id), "revision": .int(session.revision),
-                                  "state": .object(session.state())]
+                                  "state": .object(state)]
         if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
         if restoringStored, table.count > sessionsBefore { result.append("restored", true) }
         return .object(result)
@@ -72,6 +74,11 @@ extension Server {
     func closeSession(_ params: Params) throws(RPCError) -> JSONValue {
         let id = try params.int("session")
         let session = table.session(id)
+        if hub.isShared {
+            // Shared: the client is detached; the session closes when no client is left.
+            guard session != nil, attached.contains(id) else { throw .unknownSession(id) }
+            guard hub.detach(self, from: id) else { return .null }
+        }
         guard table.close(id) else { throw .unknownSession(id) }
         if let session { store?.sessionClosed(session) }
         if let session, session.hasRunningCommands {
@@ -83,7 +90,13 @@ extension Server {
     /// `session/state` {session} -> {revision, state}: everything observed, to resynchronise.
     func sessionState(_ params: Params) throws(RPCError) -> JSONValue {
         let session = try session(params)
-        return ["revision": .int(session.revision), "state": .object(session.state())]
+        return ["revision": .int(session.revision), "state": .object(state(of: session))]
+    }
+
+    /// What this client observes of `session`, now.
+    func state(of session: Session) -> JSONObject {
+        guard hub.isShared else { return session.state() }
+        return SessionHub.filter(session.state(), to: hub.observed(by: self, in: session.id))
     }
 
     /// `session/observe` {session, properties} -> {revision, state}: push only these from now on.
@@ -93,7 +106,7 @@ extension Server {
         if let unknown = names.first(where: { session.type.memberIndex(named: $0) == nil }) {
             throw .session(session, .unknownField(unknown, known: session.type.memberNames))
         }
-        let state = session.observe(names)
+        let state = hub.isShared ? hub.observe(self, session, names) : session.observe(names)
         return ["revision": .int(session.revision), "state": .object(state)]
     }
 
@@ -102,8 +115,12 @@ extension Server {
         let session = try session(params)
         let field = try params.string("field")
         let value = try params.value("value")
+        try checkExpectedRevision(params, session, field: field)
         do {
-            try session.setField(field, to: value)
+            // True when the value is not echoed to this client: the others must be told it.
+            if try session.setField(field, to: value), hub.isShared {
+                hub.recordWrite(session, field: field, value: value, by: self)
+            }
         } catch {
             throw .session(session, error)
         }
@@ -115,7 +132,10 @@ extension Server {
 
     func session(_ params: Params) throws(RPCError) -> Session {
         let id = try params.int("session")
-        guard let session = table.session(id) else { throw .unknownSession(id) }
+        // Shared: a client names only the sessions it is attached to; another's is unknown to it.
+        guard let session = table.session(id), !hub.isShared || attached.contains(id) else {
+            throw .unknownSession(id)
+        }
         return session
     }
 }
