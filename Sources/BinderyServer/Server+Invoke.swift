@@ -15,7 +15,9 @@ extension Server {
         let call = PendingCall()
         let task: Task<Void, Never>?
         do {
-            task = try session.invoke(command, arguments: arguments) { [unowned self] outcome in
+            // Weak: a client that disconnected is gone while its cancelled commands unwind.
+            task = try session.invoke(command, arguments: arguments) { [weak self] outcome in
+                guard let self else { return }
                 if call.isPending {
                     finishInvoke(id: id, session: session, command: command, outcome, batch: batch, slot: call.slot)
                 } else {
@@ -60,7 +62,7 @@ extension Server {
     func cancelRequest(_ params: JSONValue?) {
         guard let idValue = params?["id"], let id = RequestID(json: idValue), let task = inFlight[id] else { return }
         task.cancel()
-        waitForCancelledCommands { [unowned self] in inFlight[id] == nil }
+        waitForCancelledCommands { [weak self] in self?.inFlight[id] == nil }
     }
 }
 
