@@ -114,17 +114,21 @@ export class Session extends EventEmitter {
    * `state` showing the written value and everything it changed.
    * @param {string} field
    * @param {unknown} value any JSON value (`null` included)
-   * @param {RequestOptions} [options]
+   * @param {RequestOptions & { expectedRevision?: number }} [options] with `expectedRevision`, the
+   *   write is refused (StaleRevisionError, nothing written) when the session has moved on from it
    * @returns {Promise<number>}
    */
   async set(field, value, options) {
     this.#checkOpen();
     this.#checkMember(field);
     const written = value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+    const { expectedRevision, ...requestOptions } = options ?? {};
+    const params = { session: this.id, field, value };
+    if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
     const { id, promise } = this.#client._startRequest(
-      'setField', { session: this.id, field, value },
+      'setField', params,
       {
-        ...options,
+        ...requestOptions,
         onResponse: (result) => {
           // No echo: the daemon does not send back what this session wrote unless it stored
           // something else (then a didChange with this cause carried the stored value).
@@ -159,8 +163,10 @@ export class Session extends EventEmitter {
       throw new UnknownCommandError(`Unknown command "${command}" in ${this.type}; ${list}`,
         { data: { session: this.id, command, known }, method: 'invoke', local: true });
     }
+    const { expectedRevision, ...requestOptions } = options ?? {};
     const params = args === undefined ? { session: this.id, command } : { session: this.id, command, args };
-    const result = await this.#client.request('invoke', params, options);
+    if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
+    const result = await this.#client.request('invoke', params, requestOptions);
     return result?.result ?? null;
   }
 

@@ -76,13 +76,15 @@ class AsyncSession(SessionBase):
         self._streams: List["asyncio.Queue[Any]"] = []
         self._touched: Optional[asyncio.Event] = None
 
-    async def set(self, field: str, value: Any, timeout: Optional[float] = None) -> int:
+    async def set(self, field: str, value: Any, timeout: Optional[float] = None, *,
+            expected_revision: Optional[int] = None) -> int:
         """Writes a field (setField); returns the revision. See Session.set."""
-        return await self._client._run(self._set_flow(field, value, timeout))
+        return await self._client._run(self._set_flow(field, value, timeout, expected_revision))
 
-    async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None) -> Any:
+    async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
+               expected_revision: Optional[int] = None) -> Any:
         """Runs a command and returns its result. See Session.invoke; cancelling the task cancels it."""
-        return await self._client._run(self._invoke_flow(command, args, timeout))
+        return await self._client._run(self._invoke_flow(command, args, timeout, expected_revision))
 
     async def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""

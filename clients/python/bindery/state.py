@@ -296,13 +296,19 @@ class SessionBase:
 
     # The calls, as flows.
 
-    def _set_flow(self, field: str, value: Any, timeout: Optional[float]) -> Flow[int]:
+    def _set_flow(self, field: str, value: Any, timeout: Optional[float],
+                  expected_revision: Optional[int] = None) -> Flow[int]:
         params = self._set_params(field, value)
+        if expected_revision is not None:
+            params["expectedRevision"] = expected_revision
         result = yield from self._hub._call_flow("setField", params, timeout, self._hub._after_set(self, field, value))
         return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
 
-    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float]) -> Flow[Any]:
+    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float],
+                     expected_revision: Optional[int] = None) -> Flow[Any]:
         params = self._invoke_params(command, args)
+        if expected_revision is not None:
+            params["expectedRevision"] = expected_revision
         result = yield from self._hub._call_flow("invoke", params, timeout)
         return result.get("result") if isinstance(result, dict) else result
 
