@@ -17,13 +17,18 @@ extension Server {
         }
         guard !inBatch else { throw .invalidRequest("clock/advance cannot be part of a batch") }
         holdInput()
-        Task { @MainActor in
+        // Shared: advances from several clients run one after another, in the order they were read
+        // (the clock runs one advance at a time).
+        let previous = hub.lastClockAdvance
+        let advance = Task { @MainActor in
+            await previous?.value
             await clock.advance(by: .milliseconds(milliseconds))
             sendChanges()
             send(OutgoingMessage.response(id: id, result: ["now": .int(clock.now.milliseconds)]))
             flush()
             releaseInput()
         }
+        hub.lastClockAdvance = advance
         return .later
     }
 }

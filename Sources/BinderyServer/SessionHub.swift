@@ -32,6 +32,8 @@ public final class SessionHub {
     /// Values clients wrote this turn that they are not told (no echo) but the other clients of
     /// the session must be, by session id (shared hubs only).
     var writesToTell: [Int: WrittenFields] = [:]
+    /// The last `clock/advance` started, by any client: the next one waits for it.
+    var lastClockAdvance: Task<Void, Never>?
     /// Called when the last client has gone (a listening daemon's idle exit).
     public var onLastClientGone: (@MainActor () -> Void)?
 
