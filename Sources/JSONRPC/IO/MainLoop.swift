@@ -86,15 +86,14 @@ public enum MainLoop {
                 _ = read(mainQueue, &count, 8)  // an eventfd: reading clears it
                 bindery_drain_main_queue()
             }
-            // The reports of this poll, taken before any handler changes the watches.
-            var ready: [(descriptor: Int32, events: Int16)] = []
-            for entry in descriptors.dropFirst() where entry.revents != 0 {
-                ready.append((entry.fd, entry.revents))
-            }
-            for (descriptor, events) in ready {
-                // Still watched, by the same registration? (A handler before it may have unwatched it.)
+            // The reports of this poll (a copy: a handler that changes the watches rebuilds the
+            // set for the next poll, not this one), without allocating on the way.
+            let polled = descriptors
+            for index in 1..<polled.count where polled[index].revents != 0 {
+                let descriptor = polled[index].fd
+                // Still watched? (A handler before it may have unwatched it.)
                 guard let watch = watches.first(where: { $0.descriptor == descriptor }) else { continue }
-                if !watch.handler(events) { unwatch(descriptor) }
+                if !watch.handler(polled[index].revents) { unwatch(descriptor) }
             }
         }
     }
