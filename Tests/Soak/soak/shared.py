@@ -37,7 +37,7 @@ from .jsonwire import parse_daemon_body, same, show
 from .values import NUMBERS, STRINGS
 from .jsonwire import RawNumber
 
-TYPES = ["email", "survey", "login", "movieList", "addMovie", "bottomBar", "package"]
+TYPES = ["email", "survey", "login", "movieList", "addMovie", "addMovie", "bottomBar", "package"]
 KEYS = ["form-1", "form-2", "shared", "\u00e9", "e\u0301"]
 
 
@@ -61,6 +61,7 @@ class Client:
         self.pending = {}       # id -> request record
         self.sessions = {}      # session id -> Fold
         self.alive = True
+        self.splices = False    # asked for list splices in initialize
         self.answers = {}       # id -> message, for the soak's waits
 
     def send(self, message):
@@ -123,7 +124,7 @@ class SharedSoak:
         self.attached = {}      # session id -> set of client numbers
         self.schemas = {}
         self.counts = {"operations": 0, "requests": 0, "didChanges": 0, "disconnects": 0, "stale": 0,
-                       "shared opens": 0, "checks": 0}
+                       "shared opens": 0, "splices": 0, "checks": 0}
         self.log = []
 
     # The daemon.
@@ -161,6 +162,12 @@ class SharedSoak:
         self.numbers += 1
         client = Client(self.numbers, self.path, self.rng.choice(["ndjson", "content-length"]))
         self.clients.append(client)
+        # Half the clients take list splices, half whole lists: a shared session serves both.
+        if self.rng.random() < 0.5:
+            client.splices = True
+            answer = self.call(client, "initialize", {"capabilities": {"splices": True}})
+            if answer["result"].get("capabilities") != {"splices": True}:
+                raise Violation(f"client {client.number}: splices not agreed: {show(answer)}")
         return client
 
     # Reading and checking.
@@ -231,6 +238,20 @@ class SharedSoak:
             if fold.observed is not None and name not in fold.observed:
                 raise Violation(f"client {client.number}: told {name}, which it does not observe")
             fold.state[name] = value
+        splices = params.get("splices", {})
+        if splices and not client.splices:
+            raise Violation(f"client {client.number} did not ask for splices, and was sent some")
+        for name, splice in splices.items():
+            self.counts["splices"] += 1
+            if name in params.get("changes", {}) or name not in fold.state:
+                raise Violation(f"client {client.number}: a splice of {name}, which is in changes or not observed")
+            current = list(fold.state[name])
+            for op in splice["ops"]:
+                current[op["at"]:op["at"] + op["delete"]] = op["insert"]
+            if len(current) != splice["length"]:
+                raise Violation(f"client {client.number}: a splice of {name} leaves {len(current)} elements, "
+                                f"the daemon says {splice['length']}")
+            fold.state[name] = current
 
     # Outcomes.
 
