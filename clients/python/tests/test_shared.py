@@ -70,3 +70,22 @@ def test_auto_starts_a_daemon_once(tmp_path: Any, daemon_path: str, monkeypatch:
         found = subprocess.run(["pgrep", "-f", "--", "--listen " + path], capture_output=True, text=True).stdout
         for pid in found.split():
             os.kill(int(pid), 15)
+
+
+def test_asyncio_client_on_the_shared_daemon(socket_path: str, daemon_path: str) -> None:
+    import asyncio
+
+    from bindery import AsyncClient
+
+    async def main() -> None:
+        async with AsyncClient(daemon_path, socket=socket_path, timeout=10) as one, \
+                AsyncClient(daemon_path, socket=socket_path, timeout=10) as two:
+            first = await one.open("email", key="k")
+            second = await two.open("email", key="k")
+            await first.set("email", "ada@example.com")
+            await second.wait_until(lambda state: state["isValid"] is True, timeout=5)
+            assert second.state == first.state
+            with pytest.raises(StaleRevision):
+                await second.set("email", "x", expected_revision=second.revision - 1)
+
+    asyncio.run(main())
