@@ -54,6 +54,16 @@ extension SessionHub {
             }) else { return }
             session.advanceRevision()
         }
+        // One client attached (a private session, or a shared one with one client left): it
+        // observes exactly what the session does, and nobody else wrote; send as a stdio daemon would.
+        if list.count == 1, written == nil, item.wasCollected, list[0].client.wantsSplices || item.splices.isEmpty {
+            let client = list[0].client
+            guard !client.isClosed else { return }
+            client.connection.send(Server.didChangeBytes(session: session.id, revision: session.revision,
+                                                         changes: item.changes, splices: item.splices,
+                                                         cause: item.origin == client.clientNumber ? item.cause : nil))
+            return
+        }
         // The same bytes for every client that observes everything and is not the cause.
         var shared: [SharedKey: [UInt8]] = [:]
         var wholeState: JSONObject?
