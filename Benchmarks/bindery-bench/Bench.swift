@@ -202,6 +202,34 @@ struct Bench {
             }
         }
 
+        scenario(.sharedFanout) { report throws(BenchError) in
+            let clients = options.sharedClients
+            let writes = options.quick ? 200 : 1_000
+            progress("   binderyd --listen: \(clients) clients on one keyed email session, \(writes) writes")
+            let result = try measureSharedFanOut(path: options.daemonPath, clients: clients, writes: writes)
+            let us = { (nanos: UInt64) in Double(nanos) / 1e3 }
+            report.add(Figure(name: "shared_fanout_p50_us", label: "shared: a write to \(clients) attached clients, p50 to the last read",
+                              unit: "us", decimals: 0, value: us(result.times.median),
+                              extra: [("p99_us", formatted(us(result.times.percentile(99)), 0)),
+                                      ("clients", String(clients)), ("writes", String(writes))]))
+            report.add(Figure(name: "shared_fanout_p99_us", label: "shared: the same, p99", unit: "us", decimals: 0,
+                              value: us(result.times.percentile(99)), extra: [("clients", String(clients))]))
+        }
+
+        scenario(.remote) { report throws(BenchError) in
+            let count = options.roundTripCount
+            let warmup = options.roundTripWarmup
+            progress("   binderyd: \(count) round trips each on stdio, on the socket, and through --remote")
+            let result = try measureRemoteRoundTrip(path: options.daemonPath, count: count, warmup: warmup, pinning: pinning)
+            let us = { (nanos: UInt64) in Double(nanos) / 1e3 }
+            for (name, label, latencies) in [("stdio", "stdio", result.stdio), ("socket", "--listen socket, direct", result.socket),
+                                             ("remote", "through --remote", result.remote)] {
+                report.add(Figure(name: "roundtrip_\(name)_p50_us", label: "round trip p50, \(label)", unit: "us", decimals: 1,
+                                  value: us(latencies.median),
+                                  extra: [("p99_us", formatted(us(latencies.percentile(99)), 1)), ("requests", String(count))]))
+            }
+        }
+
         report.printAll()
         return report.failures.isEmpty ? 0 : 1
     }

@@ -11,6 +11,8 @@ enum Scenario: String, CaseIterable {
     case sessions    // 10,000 email sessions: time and RSS per session
     case fanout      // one addMovie save pushed to 1,000 movieList sessions
     case splices     // bytes and CPU per save to 100 movieLists over 1,000 to 100,000 movies
+    case sharedFanout = "shared-fanout"  // one write to a keyed session, told to 100 attached clients
+    case remote      // one client's round trip through binderyd --remote, beside stdio and the socket
 }
 
 /// The command line of `bindery-bench`.
@@ -32,6 +34,8 @@ struct Options {
     var startupRuns = 20
     var sessionCount = 10_000
     var fanoutSessions = 1_000
+    /// `--shared-clients N`: clients attached to one session in the shared fan-out.
+    var sharedClients = 100
     var fanoutRuns: Int?
     var spliceMovies: [Int]?
     var spliceLists = 100
@@ -138,6 +142,7 @@ struct Options {
             case "--startup-runs": options.startupRuns = try count(argument)
             case "--sessions": options.sessionCount = try count(argument)
             case "--fanout-sessions": options.fanoutSessions = try count(argument)
+            case "--shared-clients": options.sharedClients = try count(argument)
             case "--fanout-runs": options.fanoutRuns = try count(argument)
             case "--splice-movies":
                 var sizes: [Int] = []

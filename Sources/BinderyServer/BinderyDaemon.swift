@@ -37,7 +37,9 @@ public enum BinderyDaemon {
     }
 
     /// Parses the command line, then serves one client on stdin/stdout until it sends `exit` or
-    /// closes stdin. Never returns.
+    /// closes stdin; or, with `--listen`, any number of clients on a Unix-domain socket
+    /// (``ListenDaemon``); or, with `--remote`, relays stdio to such a daemon (``RemoteForwarder``).
+    /// Never returns.
     ///
     /// - Parameters:
     ///   - registry: the view model types clients may open.
@@ -62,6 +64,13 @@ public enum BinderyDaemon {
         } catch {
             StandardStreams.log("\(name): \(error)\nTry '\(name) --help' for the options.")
             exit(2)
+        }
+        if let path = options.remotePath {
+            RemoteForwarder.run(name: name, spelledPath: path, daemonArguments: options.daemonArguments,
+                                startsWithIdleExit: options.idleExit == nil)
+        }
+        if let path = options.listenPath {
+            ListenDaemon.run(registry: registry, name: name, version: version, options: options, spelledPath: path)
         }
         let output = StandardStreams.takeStdoutForProtocol()
         // `_exit` after flushing stdio (a view model's stray prints, now on stderr), not `exit`: its

@@ -31,6 +31,10 @@ extension ErrorCode {
     /// -32022: `session/open`'s `restore` does not fit the type: a snapshot of another type, or with
     /// a field the type no longer has or a value it no longer takes. `data: {type, schemaHash, reason}`.
     public static let snapshotMismatch = ErrorCode(-32022)
+    /// -32023: `setField` or `invoke` gave an `expectedRevision` the session has moved on from
+    /// (another client changed it): nothing was written or run. `data: {session, revision,
+    /// expectedRevision, field, value}` (`command` instead of `field` and `value` for `invoke`).
+    public static let staleRevision = ErrorCode(-32023)
 }
 
 extension RPCError {

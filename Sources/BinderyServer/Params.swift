@@ -33,6 +33,12 @@ struct Params {
         return int
     }
 
+    func optionalInt(_ key: String) throws(RPCError) -> Int? {
+        guard let value = object[key], value != .null else { return nil }
+        guard case .int(let int) = value else { throw wrongType(key, "an integer", value) }
+        return int
+    }
+
     func optionalString(_ key: String) throws(RPCError) -> String? {
         guard let value = object[key], value != .null else { return nil }
         guard case .string(let string) = value else { throw wrongType(key, "a string", value) }

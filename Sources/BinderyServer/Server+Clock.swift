@@ -17,7 +17,11 @@ extension Server {
         }
         guard !inBatch else { throw .invalidRequest("clock/advance cannot be part of a batch") }
         holdInput()
-        Task { @MainActor in
+        // Shared: advances from several clients run one after another, in the order they were read
+        // (the clock runs one advance at a time).
+        let previous = hub.lastClockAdvance
+        let advance = Task { @MainActor in
+            await previous?.value
             // Tasks the view models started by themselves (a debounce) first reach their sleeps,
             // so that the clock moves on from where they began (see SerialJobs).
             await SerialJobs.settle()
@@ -28,6 +32,7 @@ extension Server {
             flush()
             releaseInput()
         }
+        hub.lastClockAdvance = advance
         return .later
     }
 }

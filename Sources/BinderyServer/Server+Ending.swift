@@ -57,6 +57,20 @@ extension Server {
         store?.flush()
         connection.flush()
         isClosed = true
+        hub.clientEnded(self)
         connection.close(exitCode: exitCode)
+    }
+
+    /// The client is gone before its exchange ended (a socket client hung up, or stopped reading
+    /// past its backlog): nothing more can be sent to it. Its running commands are cancelled —
+    /// their changes still reach the session's other clients — and it is detached from every
+    /// session (see ``SessionHub/clientEnded(_:)``).
+    public func connectionLost() {
+        guard !isClosed else { return }
+        holdInput()
+        exitReason = "the client disconnected"
+        isClosed = true
+        cancelRunningCommands()
+        hub.clientEnded(self)
     }
 }

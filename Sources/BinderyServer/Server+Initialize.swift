@@ -18,6 +18,8 @@ extension Server {
         if case .object(let asked)? = params.object["capabilities"] {
             var agreed = JSONObject()
             if asked["splices"] == .bool(true) {
+                wantsSplices = true
+                // Collections splice once any client can take splices; the others get whole lists.
                 table.splicesEnabled = true
                 agreed.append("splices", true)
             }

@@ -7,6 +7,7 @@ extension Server {
         let session = try session(params)
         let command = try params.string("command")
         let arguments = params.object["args"]
+        try checkExpectedRevision(params, session, command: command)
         let limit = options.limits.inFlight
         guard inFlightCount < limit else {
             throw .limitReached("\(limit) commands are running", flag: "--max-in-flight", value: limit)
@@ -14,7 +15,9 @@ extension Server {
         let call = PendingCall()
         let task: Task<Void, Never>?
         do {
-            task = try session.invoke(command, arguments: arguments) { [unowned self] outcome in
+            // Weak: a client that disconnected is gone while its cancelled commands unwind.
+            task = try session.invoke(command, arguments: arguments) { [weak self] outcome in
+                guard let self else { return }
                 if call.isPending {
                     finishInvoke(id: id, session: session, command: command, outcome, batch: batch, slot: call.slot)
                 } else {
@@ -59,7 +62,7 @@ extension Server {
     func cancelRequest(_ params: JSONValue?) {
         guard let idValue = params?["id"], let id = RequestID(json: idValue), let task = inFlight[id] else { return }
         task.cancel()
-        waitForCancelledCommands { [unowned self] in inFlight[id] == nil }
+        waitForCancelledCommands { [weak self] in self?.inFlight[id] == nil }
     }
 }
 

@@ -51,9 +51,16 @@ extension Server {
         } catch {
             throw .openFailed(type: typeName, error)
         }
+        // Shared: this client is attached to the session, and starts from what it observes of it.
+        let state = hub.isShared ? hub.attach(self, to: session, observing: observe) : session.state()
         var result: JSONObject = ["session": .int(session.id), "revision": .int(session.revision),
-                                  "state": .object(session.state())]
-        let (children, _) = session.takeChildrenNews()
+                                  "state": .object(state)]
+        // Child view models: all of them when this client joins a session others had open.
+        var (children, _) = session.takeChildrenNews()
+        if hub.isShared {
+            if children.isEmpty { children = session.descendantStates() }
+            for (id, _) in children.members { if let child = Int(id) { hub.attachChild(self, to: child) } }
+        }
         if !children.isEmpty { result.append("children", .object(children)) }
         if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
         if restoringStored, table.count > sessionsBefore { result.append("restored", true) }
@@ -77,6 +84,11 @@ extension Server {
         if let parent = session?.parent {
             throw .invalidParams("session \(id) is a child view model of session \(parent.id): it closes with its parent")
         }
+        if hub.isShared {
+            // Shared: the client is detached; the session closes when no client is left.
+            guard session != nil, attached.contains(id) else { throw .unknownSession(id) }
+            guard hub.detach(self, from: id) else { return .null }
+        }
         guard table.close(id) else { throw .unknownSession(id) }
         if let session { store?.sessionClosed(session) }
         if let session, session.hasRunningCommands {
@@ -89,10 +101,16 @@ extension Server {
     /// resynchronise; `children`: every child session under it, with its state.
     func sessionState(_ params: Params) throws(RPCError) -> JSONValue {
         let session = try session(params)
-        var result: JSONObject = ["revision": .int(session.revision), "state": .object(session.state())]
+        var result: JSONObject = ["revision": .int(session.revision), "state": .object(state(of: session))]
         let children = session.descendantStates()
         if !children.isEmpty { result.append("children", .object(children)) }
         return .object(result)
+    }
+
+    /// What this client observes of `session`, now.
+    func state(of session: Session) -> JSONObject {
+        guard hub.isShared else { return session.state() }
+        return SessionHub.filter(session.state(), to: hub.observed(by: self, in: session.id))
     }
 
     /// `session/observe` {session, properties} -> {revision, state}: push only these from now on.
@@ -102,7 +120,7 @@ extension Server {
         if let unknown = names.first(where: { session.type.memberIndex(named: $0) == nil }) {
             throw .session(session, .unknownField(unknown, known: session.type.memberNames))
         }
-        let state = session.observe(names)
+        let state = hub.isShared ? hub.observe(self, session, names) : session.observe(names)
         return ["revision": .int(session.revision), "state": .object(state)]
     }
 
@@ -111,8 +129,12 @@ extension Server {
         let session = try session(params)
         let field = try params.string("field")
         let value = try params.value("value")
+        try checkExpectedRevision(params, session, field: field)
         do {
-            try session.setField(field, to: value)
+            // True when the value is not echoed to this client: the others must be told it.
+            if try session.setField(field, to: value), hub.isShared {
+                hub.recordWrite(session, field: field, value: value, by: self)
+            }
         } catch {
             throw .session(session, error)
         }
@@ -124,7 +146,10 @@ extension Server {
 
     func session(_ params: Params) throws(RPCError) -> Session {
         let id = try params.int("session")
-        guard let session = table.session(id) else { throw .unknownSession(id) }
+        // Shared: a client names only the sessions it is attached to; another's is unknown to it.
+        guard let session = table.session(id), !hub.isShared || attached.contains(id) else {
+            throw .unknownSession(id)
+        }
         return session
     }
 }

@@ -8,18 +8,31 @@ import Bindery
 /// (``Connection/close(exitCode:)``). So the same server runs a daemon over stdio and a test
 /// in-process over an ``InMemoryConnection``.
 ///
+/// What clients share — sessions, dependencies, `--state` — is its ``SessionHub``'s: a stdio
+/// daemon's server has a hub of its own; under `binderyd --listen` each connected client has a
+/// server over the daemon's one hub, with its own framing, capabilities, lifecycle (`initialize`,
+/// `shutdown`, `exit` end its exchange only), request ids and running commands.
+///
 /// Threading: main actor only, like the view models. Input is handled in arrival order, one item
 /// at a time; a batch's elements become items of their own, so that everything that holds input
 /// back (`clock/advance`, a cancellation unwinding) holds back later batch elements too.
 @MainActor
 public final class Server {
-    let options: ServerOptions
-    let serverInfo: (name: String, version: String)
-    let dependencies: Dependencies
-    let table: SessionTable
+    let hub: SessionHub
     let connection: any Connection
+    /// This client's number in its hub (from 1); ``ChangeCause/origin`` of the changes it causes.
+    let clientNumber: Int
+    /// The ids of the sessions this client is attached to (shared hubs only: alone, every session is its).
+    var attached: Set<Int> = []
+    /// Whether this client can apply list splices (`initialize` capabilities).
+    var wantsSplices = false
+
+    var options: ServerOptions { hub.options }
+    var serverInfo: (name: String, version: String) { hub.serverInfo }
+    var dependencies: Dependencies { hub.dependencies }
+    var table: SessionTable { hub.table }
     /// `--state DIR`: where keyed sessions are kept across restarts.
-    let store: SessionStore?
+    var store: SessionStore? { hub.store }
 
     var isShutDown = false
     /// Async invokes still running, by request id, for `$/cancelRequest`.
@@ -36,36 +49,29 @@ public final class Server {
     /// Released when commands cancelled by a `session/close` or `$/cancelRequest` have answered.
     var cancellationHold: CancellationHold?
 
+    /// A server for the one client of a daemon (stdio, or in-process), with a hub of its own.
+    ///
     /// - Parameters:
     ///   - registry: the view model types clients may open.
     ///   - options: the daemon's options (deterministic mode, limits); recording is the connection's.
     ///   - serverInfo: the name and version `initialize` reports.
     ///   - connection: where messages come from and answers go.
-    public init(registry: ViewModelRegistry, options: ServerOptions = ServerOptions(),
-                serverInfo: (name: String, version: String) = ("binderyd", "0"), connection: any Connection) {
-        self.options = options
-        self.serverInfo = serverInfo
-        self.dependencies = options.isDeterministic ? .deterministic(seed: options.seed) : .live()
-        self.table = SessionTable(registry: registry, dependencies: dependencies)
+    public convenience init(registry: ViewModelRegistry, options: ServerOptions = ServerOptions(),
+                            serverInfo: (name: String, version: String) = ("binderyd", "0"), connection: any Connection) {
+        let hub = SessionHub(registry: registry, options: options, serverInfo: serverInfo)
+        self.init(hub: hub, connection: connection, clientNumber: 0)
+        hub.adopt(self)
+    }
+
+    /// A server for one client of `hub` (see ``SessionHub/connect(_:)``).
+    init(hub: SessionHub, connection: any Connection, clientNumber: Int) {
+        self.hub = hub
         self.connection = connection
-        self.store = options.stateDirectory.flatMap { directory in
-            do {
-                return try SessionStore(directory: directory)
-            } catch {
-                StandardStreams.log("\(serverInfo.name): error: --state: \(error); sessions will not be kept")
-                return nil
-            }
-        }
+        self.clientNumber = clientNumber
     }
 
     /// Starts handling what the connection delivers.
     public func start() {
-        if let store { table.onSessionChanged = { [weak store] session in store?.sessionChanged(session) } }
-        // Weak: a server run in-process may be gone while a task it started still runs.
-        table.onDeferredChanges = { [weak self] in
-            self?.sendChanges()
-            self?.flush()
-        }
         connection.start { [weak self] items in self?.receive(items) }
     }
 
@@ -144,15 +150,19 @@ public final class Server {
             if isShutDown {
                 reply = .error(.invalidRequest("the server has shut down; only \"exit\" is accepted"))
             } else {
-                reply = ChangeCause.$current.withValue(id) {
-                    inTurn {
-                        do throws(RPCError) {
-                            return try handleRequest(method, params, id: id, batch: batch)
-                        } catch {
-                            return .error(error)
+                let run = {
+                    ChangeCause.$current.withValue(id) {
+                        self.inTurn {
+                            do throws(RPCError) {
+                                return try self.handleRequest(method, params, id: id, batch: batch)
+                            } catch {
+                                return .error(error)
+                            }
                         }
                     }
                 }
+                // Shared: the changes this request causes name this client, whose id it is.
+                reply = hub.isShared ? ChangeCause.$origin.withValue(clientNumber, operation: run) : run()
             }
             sendChanges()
             if case .later = reply { return }
@@ -195,37 +205,42 @@ public final class Server {
         send(array)
     }
 
-    /// Queues one didChange per session that changed, in order of session id.
+    /// Queues one didChange per session that changed, in order of session id, to every client
+    /// that must be told (see ``SessionHub/sendChanges()``).
     func sendChanges() {
-        for (session, cause, found) in table.collectChangeSets() where !isClosed {
-            // `{"jsonrpc":"2.0","method":"didChange","params":{session, revision, changes, splices?,
-            // children?, detached?, cause?}}`, written from its parts: one per changed session per
-            // turn, so the envelope is not built as a JSONValue first.
-            connection.send(JSONWriter.bytes { output in
-                output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
-                output.write(session.id)
-                output.append(#","revision":"#)
-                output.write(session.revision)
-                output.append(#","changes":"#)
-                output.write(.object(found.changes))
-                if !found.splices.isEmpty {
-                    output.append(#","splices":"#)
-                    output.write(.object(found.splices))
-                }
-                if !found.children.isEmpty {
-                    output.append(#","children":"#)
-                    output.write(.object(found.children))
-                }
-                if !found.detached.isEmpty {
-                    output.append(#","detached":"#)
-                    output.write(.array(found.detached.map(JSONValue.int)))
-                }
-                if let cause {
-                    output.append(#","cause":"#)
-                    output.write(cause.json)
-                }
-                output.append("}}")
-            })
+        hub.sendChanges()
+    }
+
+    /// `{"jsonrpc":"2.0","method":"didChange","params":{session, revision, changes, splices?,
+    /// children?, detached?, cause?}}`, written from its parts: one per changed session per turn
+    /// per client, so the envelope is not built as a JSONValue first.
+    static func didChangeBytes(session: Int, revision: Int, changes: JSONObject, splices: JSONObject,
+                               children: JSONObject = JSONObject(), detached: [Int] = [],
+                               cause: RequestID?) -> [UInt8] {
+        JSONWriter.bytes { output in
+            output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
+            output.write(session)
+            output.append(#","revision":"#)
+            output.write(revision)
+            output.append(#","changes":"#)
+            output.write(.object(changes))
+            if !splices.isEmpty {
+                output.append(#","splices":"#)
+                output.write(.object(splices))
+            }
+            if !children.isEmpty {
+                output.append(#","children":"#)
+                output.write(.object(children))
+            }
+            if !detached.isEmpty {
+                output.append(#","detached":"#)
+                output.write(.array(detached.map(JSONValue.int)))
+            }
+            if let cause {
+                output.append(#","cause":"#)
+                output.write(cause.json)
+            }
+            output.append("}}")
         }
     }
 
@@ -234,7 +249,13 @@ public final class Server {
         connection.send(JSONWriter.bytes(message))
     }
 
+    /// Writes what waits: this client's answers, and (shared) the changes other clients were sent.
     func flush() {
+        if hub.isShared { return hub.flushAll() }
+        flushConnection()
+    }
+
+    func flushConnection() {
         guard !isClosed else { return }
         connection.flush()
     }

@@ -89,6 +89,9 @@ class Sandbox:
             npm_config_registry="http://127.0.0.1:9/",  # no registry: npm steps must work offline
             npm_config_update_notifier="false",
             npm_config_fund="false",
+            # A shared daemon a snippet starts (Client(socket="auto")) lives here, not in the
+            # machine's /tmp/bindery-UID, and is stopped when the snippets are done.
+            XDG_RUNTIME_DIR=str(self.root / "runtime"),
         )
         env.update(extra)
         return env
@@ -138,6 +141,12 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sandbox]:
     box.node_project.mkdir()
     run(["npm", "install", str(REPO / "clients" / "node")], cwd=box.node_project, env=env)
 
+    (root / "runtime").mkdir(mode=0o700)
     yield box
+    # A shared daemon a snippet started (it would exit a minute after its last client).
+    shared = str(root / "runtime" / "bindery" / "daemon.sock")
+    found = subprocess.run(["pgrep", "-f", "--", "--listen " + shared], capture_output=True, text=True).stdout
+    for pid in found.split():
+        os.kill(int(pid), 15)
     shutil.rmtree(root, ignore_errors=True)
 

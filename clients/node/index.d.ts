@@ -209,6 +209,29 @@ export interface SpawnOptions {
   splices?: boolean;
 }
 
+export interface ConnectOptions {
+  /** The shared daemon's socket: a path, or 'auto' (default): $XDG_RUNTIME_DIR/bindery/daemon.sock, else /tmp/bindery-UID/daemon.sock. */
+  socket?: string;
+  /** The executable started when no daemon answers; default: found as `spawn` finds it. */
+  daemon?: string;
+  /** Options of a daemon it starts (`--deterministic`, `--state DIR`, `--idle-exit N`; default --idle-exit 60). */
+  args?: string[];
+  /** Start a daemon when none answers (default true). */
+  start?: boolean;
+  /** Send `initialize` before resolving (default true). */
+  initialize?: boolean;
+  clientInfo?: { name: string; version?: string };
+  timeout?: number;
+  cancelGrace?: number;
+  /** Ask `initialize` for list splices (default true); `state` is the same either way. */
+  splices?: boolean;
+}
+
+/** `set` and `invoke` options: `expectedRevision` refuses the call (StaleRevisionError) when the session moved on. */
+export interface WriteOptions extends RequestOptions {
+  expectedRevision?: number;
+}
+
 export interface OpenOptions extends RequestOptions {
   /** Arguments of the type's constructor (`element` takes `{symbol}`). */
   args?: Record<string, NativeValue>;
@@ -239,6 +262,10 @@ export declare class Client extends EventEmitter {
   constructor(options: ClientOptions);
   /** Finds binderyd, spawns it and (unless `initialize: false`) initializes. */
   static spawn(options?: SpawnOptions): Promise<Client>;
+  /** Connects to a shared daemon (`binderyd --listen`), starting one when none answers. */
+  static connect(options?: ConnectOptions): Promise<Client>;
+  /** The shared daemon's socket path, for a client made by `connect`; null otherwise. */
+  socketPath: string | null;
   /** The JSON-RPC connection underneath. */
   readonly connection: Connection;
   /** The spawned daemon; null over plain streams. */
@@ -302,9 +329,9 @@ export declare class Session extends EventEmitter {
   /** Every member of `members` (default: `state`) as native values; pass a change set to convert it. */
   values(members?: Record<string, JsonValue>): Record<string, DecodedValue>;
   /** Resolves with the revision; `state` already shows the value (as JSON) and its effects. */
-  set(field: string, value: NativeValue, options?: RequestOptions): Promise<number>;
+  set(field: string, value: NativeValue, options?: WriteOptions): Promise<number>;
   /** Resolves with the command's return value (null for none); native values with `{ native: true }`. */
-  invoke<T = JsonValue>(command: string, args?: NativeValue, options?: InvokeOptions): Promise<T>;
+  invoke<T = JsonValue>(command: string, args?: NativeValue, options?: InvokeOptions & WriteOptions): Promise<T>;
   refresh(options?: RequestOptions): Promise<State>;
   observe(names: string[], options?: RequestOptions): Promise<State>;
   /** Undoes the last step of this session's writes; `state` already shows the fields written back. */
@@ -439,6 +466,9 @@ export declare function findDaemon(options?: {
   buildDirs?: string[];
 }): string;
 
+/** A shared daemon's socket path: 'auto' resolved as protocol.md says, or `spelled` made absolute. */
+export declare function socketPath(spelled: string, env?: Record<string, string | undefined>): string;
+
 /** The repository's build folders, found from this package's location; empty when installed as a copy. */
 export declare function repositoryBuildDirs(): string[];
 
@@ -463,6 +493,7 @@ export declare const ErrorCodes: Readonly<{
   NeedsDeterministicMode: -32019;
   SchemaMismatch: -32021;
   SnapshotMismatch: -32022;
+  StaleRevision: -32023;
   RequestCancelled: -32800;
 }>;
 
@@ -504,6 +535,7 @@ export declare class NeedsDeterministicModeError extends BinderyError { static r
 export declare class SchemaMismatchError extends BinderyError { static readonly code: -32021; }
 /** `open`'s `restore` does not fit the type; `data` is `{type, schemaHash, reason}`. */
 export declare class SnapshotMismatchError extends BinderyError { static readonly code: -32022; }
+export declare class StaleRevisionError extends BinderyError { static readonly code: -32023; }
 export declare class RequestCancelledError extends BinderyError { static readonly code: -32800; }
 /** Cancelled by an AbortSignal; `cause` is the daemon's answer when it sent one. */
 export declare class AbortError extends RequestCancelledError {}

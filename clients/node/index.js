@@ -6,11 +6,12 @@ export { encodeValue, decodeValue } from './lib/values.js';
 export { Connection } from './lib/connection.js';
 export { FrameDecoder, FramingError, Framing, encodeFrame } from './lib/framing.js';
 export { findDaemon, repositoryBuildDirs } from './lib/discovery.js';
+export { socketPath } from './lib/socket.js';
 export {
   ErrorCodes, errorFromResponse,
   BinderyError, ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError, NeedsDeterministicModeError,
-  SchemaMismatchError, SnapshotMismatchError, RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
+  SchemaMismatchError, SnapshotMismatchError, StaleRevisionError, RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
   DaemonNotFoundError, ConnectionClosedError, DaemonExitedError,
 } from './lib/errors.js';

@@ -4,4 +4,8 @@
 /// a timer or other spontaneous change runs without one.
 public enum ChangeCause {
     @TaskLocal public static var current: RequestID?
+    /// Which client sent ``current``, when a host serves several (`binderyd --listen`): request ids
+    /// are each client's own, so a cause means something only to the client it came from. Nil for
+    /// a host with one client.
+    @TaskLocal public static var origin: Int?
 }

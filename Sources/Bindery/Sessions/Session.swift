@@ -95,7 +95,12 @@ public final class Session {
     /// Stores a client's value in a field, and records that the client now holds it, so that it is
     /// not echoed back — unless the model ends up holding something else: a value the model changed,
     /// or one its type could not hold exactly (16777217 in a Float). Then the stored value is sent.
-    public func setField(_ name: String, to value: JSONValue) throws(SessionError) {
+    ///
+    /// Returns true when the write changed the observed field to exactly the value written: the
+    /// writer is not told, so a host serving other clients of this session must tell them (the
+    /// change is in no change set: see ``advanceRevision()``).
+    @discardableResult
+    public func setField(_ name: String, to value: JSONValue) throws(SessionError) -> Bool {
         guard let index = type.memberIndex(named: name) else {
             throw .unknownField(name, known: type.memberNames)
         }
@@ -121,9 +126,16 @@ public final class Session {
             mustTrackAgain = true
             markDirty()
         }
-        guard lastSent[index] != nil else { return }
+        guard lastSent[index] != nil else { return false }
         lastSent[index] = value
         if !after.isSameValue(as: value) { markDirty() }
+        return after.isSameValue(as: value) && !after.isSameValue(as: before)
+    }
+
+    /// Counts a revision for changes a host sends that no collection found: a value one client
+    /// wrote (not echoed to it, so in no change set) that the session's other clients must be told.
+    public func advanceRevision() {
+        revision += 1
     }
 
     /// What one collection found: members sent whole, and lists sent as splices (by member name:

@@ -99,6 +99,10 @@ public final class SessionTable {
     /// Whether lists may be sent as splices (the client said it can apply them).
     public var splicesEnabled = false
 
+    /// For a host with several clients: per dirty session (by id) whose pending cause is a request,
+    /// the ``ChangeCause/origin`` (client) it came from. The host empties it after each collection.
+    public var pendingOrigins: [Int: Int] = [:]
+
     /// The change set of every session that has one, in session id order. (Not in the order the
     /// sessions changed: Observation calls the observers of one property in no fixed order.)
     public func collectChanges() -> [(session: Session, cause: RequestID?, changes: JSONObject, splices: JSONObject)] {
@@ -166,6 +170,7 @@ public final class SessionTable {
 
     func sessionBecameDirty(_ session: Session) {
         dirtySessions.append(session)
+        if let origin = ChangeCause.origin, session.pendingCause != nil { pendingOrigins[session.id] = origin }
         guard !isInTurn, !deferredCallScheduled else { return }
         deferredCallScheduled = true
         Task { @MainActor in

@@ -19,6 +19,8 @@ def parse_arguments(argv):
     parser.add_argument("--framing", choices=["ndjson", "content-length", "random"], default="random")
     parser.add_argument("--verbose", action="store_true", help="print progress every 2 seconds")
     parser.add_argument("--log", help="on a violation, save a minimized reproducer (input lines) here")
+    parser.add_argument("--shared", type=int, metavar="N", default=None,
+                        help="the shared mode: N clients on one binderyd --listen (see soak/shared.py)")
     parser.add_argument("--minimize-seconds", type=float, default=60.0,
                         help="time allowed to shrink the reproducer (default 60)")
     options = parser.parse_args(argv)
@@ -36,4 +38,7 @@ def main(argv):
     if not os.access(options.daemon, os.X_OK):
         print(f"soak: no executable binderyd at {options.daemon} (use --daemon or $BINDERYD)", file=sys.stderr)
         return 2
+    if options.shared:
+        from .shared import SharedSoak
+        return SharedSoak(options, options.shared).run()
     return Soak(options).run()

@@ -1168,3 +1168,46 @@ a syntax error fills the compilation buffer and a line of the form; fixed, both 
 
 (provide 'bindery-test)
 ;;; bindery-test.el ends here
+
+;;; A shared daemon through `binderyd --remote auto'
+
+(ert-deftest bindery-test-shared-remote-auto ()
+  "With `bindery-command' set to the forwarder, a keyed form updates live while the
+Python README's script fills the same keyed session, and what is typed reaches it."
+  (let* ((daemon (getenv "BINDERYD"))
+         (repo (or (locate-dominating-file daemon "clients/python/README.md") "/nonexistent/"))
+         (readme (expand-file-name "clients/python/README.md" repo))
+         (runtime (make-temp-file "bindery-xdg" t))
+         (process-environment (append (list (concat "XDG_RUNTIME_DIR=" runtime)
+                                            (concat "PYTHONPATH=" (expand-file-name "clients/python" repo)))
+                                      process-environment))
+         (bindery-arguments nil)
+         (bindery-command (list daemon "--remote" "auto"))
+         (output (generate-new-buffer " *bindery-script*"))
+         form)
+    (unless (file-exists-p readme) (ert-skip "BINDERYD is not in a repository's .build"))
+    (set-file-modes runtime #o700)
+    (when bindery--current (bindery--stop bindery--current))
+    (unwind-protect
+        (let* ((text (with-temp-buffer (insert-file-contents readme) (buffer-string)))
+               (start (string-match "```python\nfrom bindery import Client, WaitTimeout" text))
+               (body (substring text (1+ (string-match "\n" text start))
+                                (string-match "\n```" text (1+ start))))
+               script)
+          (setq form (bindery-open "survey" "form-1"))
+          (setq script (start-process "bindery-script" output "python3" "-c" body))
+          (with-current-buffer form
+            (bindery-test--wait-text "Name: Ada Lovelace" form 20)
+            (bindery-test--wait-text "Experience: +12\\.0 yrs" form 20)
+            (bindery-test--goto-field "companyName")
+            (bindery-test--type "Analytical Engines")
+            (bindery-test--settle))
+          (bindery-test--wait (lambda () (not (process-live-p script))) "the script to end" 20)
+          (should (string-match-p "typed in the editor: Analytical Engines"
+                                  (bindery-test--text output))))
+      (when (buffer-live-p form) (kill-buffer form))
+      (bindery-shutdown)
+      (dolist (pid (split-string (shell-command-to-string
+                                  (format "pgrep -f -- '--listen %s/bindery/daemon.sock'" runtime))))
+        (signal-process (string-to-number pid) 'SIGTERM))
+      (kill-buffer output))))

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { Connection } from './connection.js';
 import { startDaemon } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
+import { connectSocket, socketPath } from './socket.js';
 import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
 } from './errors.js';
@@ -59,6 +60,8 @@ export class Client extends EventEmitter {
     });
     /** The spawned daemon, when made by `Client.spawn`; null over plain streams. */
     this.process = null;
+    /** The shared daemon's socket path, when made by `Client.connect`; null otherwise. */
+    this.socketPath = null;
     /** `{name, version}` of the daemon, once initialized. */
     this.serverInfo = null;
     /** The daemon's protocol version, once initialized. */
@@ -115,6 +118,34 @@ export class Client extends EventEmitter {
         await client.initialize(clientInfo ? { clientInfo } : {});
       } catch (error) {
         daemonProcess.child.kill('SIGKILL');
+        throw error;
+      }
+    }
+    return client;
+  }
+
+  /**
+   * Connects to a shared daemon (`binderyd --listen`) at `socket` — a path, or `'auto'` (the
+   * per-user path of protocol.md) — starting one (found like `spawn` finds it, with `args`) when
+   * none answers, and, unless `initialize: false`, initializes. Sessions opened with a `key` are
+   * shared with the daemon's other clients (an editor's form, a script); `close()` ends this
+   * client's connection only.
+   * @param {ConnectOptions} [options]
+   * @returns {Promise<Client>}
+   */
+  static async connect({
+    socket = 'auto', daemon, args = [], start = true, initialize = true, clientInfo, timeout, cancelGrace,
+    splices = true,
+  } = {}) {
+    const file = socketPath(socket);
+    const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args });
+    const client = new Client({ input: connection, output: connection, timeout, cancelGrace, splices });
+    client.socketPath = file;
+    if (initialize) {
+      try {
+        await client.initialize(clientInfo ? { clientInfo } : {});
+      } catch (error) {
+        connection.destroy();
         throw error;
       }
     }
@@ -325,6 +356,9 @@ function within(promise, ms) {
 
 /**
  * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
+ * @typedef {{ socket?: string, daemon?: string, args?: string[], start?: boolean, initialize?: boolean,
+ *   clientInfo?: { name: string, version?: string }, timeout?: number, cancelGrace?: number,
+ *   splices?: boolean }} ConnectOptions
  * @typedef {{ daemon?: string, args?: string[], env?: NodeJS.ProcessEnv, cwd?: string,
  *   deterministic?: boolean, seed?: number, record?: string, initialize?: boolean,
  *   clientInfo?: { name: string, version?: string }, timeout?: number, cancelGrace?: number,

@@ -20,6 +20,7 @@ export const ErrorCodes = Object.freeze({
   NeedsDeterministicMode: -32019,
   SchemaMismatch: -32021,
   SnapshotMismatch: -32022,
+  StaleRevision: -32023,
   RequestCancelled: -32800,
 });
 
@@ -149,6 +150,15 @@ export class SnapshotMismatchError extends BinderyError {
   static code = ErrorCodes.SnapshotMismatch;
 }
 
+/**
+ * `set` or `invoke` with an `expectedRevision` the session has moved on from (another client of a
+ * shared session, a timer or a command changed it): nothing was written or run. `data` is
+ * `{session, revision, expectedRevision, field, value}` (`command` instead of field and value for invoke).
+ */
+export class StaleRevisionError extends BinderyError {
+  static code = ErrorCodes.StaleRevision;
+}
+
 /** The request was cancelled: by `$/cancelRequest`, or because its session closed. */
 export class RequestCancelledError extends BinderyError {
   static code = ErrorCodes.RequestCancelled;
@@ -210,7 +220,7 @@ const byCode = new Map([
   ParseError, InvalidRequestError, MethodNotFoundError, InvalidParamsError, InternalError,
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError,
-  NeedsDeterministicModeError, SchemaMismatchError, SnapshotMismatchError, RequestCancelledError,
+  NeedsDeterministicModeError, SchemaMismatchError, SnapshotMismatchError, StaleRevisionError, RequestCancelledError,
 ].map((Class) => [Class.code, Class]));
 
 /**

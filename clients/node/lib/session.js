@@ -150,7 +150,8 @@ export class Session extends EventEmitter {
    * @param {string} field
    * @param {unknown} value any JSON value (`null` included), or native values encoded by the
    *   field's type: Date, Uint8Array, Set, Map, bigint, nested in arrays and plain objects
-   * @param {RequestOptions} [options]
+   * @param {RequestOptions & { expectedRevision?: number }} [options] with `expectedRevision`, the
+   *   write is refused (StaleRevisionError, nothing written) when the session has moved on from it
    * @returns {Promise<number>}
    */
   async set(field, value, options) {
@@ -158,10 +159,13 @@ export class Session extends EventEmitter {
     this.#checkMember(field);
     const wire = encodeValue(value, this.#memberType(field));
     const written = wire === undefined ? undefined : JSON.parse(JSON.stringify(wire));
+    const { expectedRevision, ...requestOptions } = options ?? {};
+    const params = { session: this.id, field, value: wire };
+    if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
     const { id, promise } = this.#client._startRequest(
-      'setField', { session: this.id, field, value: wire },
+      'setField', params,
       {
-        ...options,
+        ...requestOptions,
         onResponse: (result) => {
           // No echo: the daemon does not send back what this session wrote unless it stored
           // something else (then a didChange with this cause carried the stored value).
@@ -188,7 +192,7 @@ export class Session extends EventEmitter {
    * @param {string} command
    * @param {unknown} [args] the command's arguments, when it takes any: JSON or native values,
    *   encoded as `set` encodes them (a row shown in `state`, or read with `value`, names that row)
-   * @param {RequestOptions & { native?: boolean }} [options]
+   * @param {RequestOptions & { native?: boolean, expectedRevision?: number }} [options]
    */
   async invoke(command, args, options) {
     this.#checkOpen();
@@ -201,7 +205,8 @@ export class Session extends EventEmitter {
     const described = this.#schema.commands.find((c) => c.name === command);
     const params = args === undefined ? { session: this.id, command }
       : { session: this.id, command, args: encodeValue(args, described?.args) };
-    const { native, ...requestOptions } = options ?? {};
+    const { native, expectedRevision, ...requestOptions } = options ?? {};
+    if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
     const result = await this.#client.request('invoke', params, requestOptions);
     return native ? decodeValue(result?.result ?? null, described?.result) : result?.result ?? null;
   }

@@ -11,7 +11,7 @@ test('ErrorCodes and one class per code, found by errorFromResponse', () => {
     ParseError: -32700, InvalidRequest: -32600, MethodNotFound: -32601, InvalidParams: -32602, InternalError: -32603,
     UnknownType: -32010, UnknownSession: -32011, UnknownField: -32012, ReadOnlyField: -32013, WrongValueType: -32014,
     UnknownCommand: -32015, CommandDisabled: -32016, CommandFailed: -32017, OpenFailed: -32018,
-    NeedsDeterministicMode: -32019, SchemaMismatch: -32021, SnapshotMismatch: -32022, RequestCancelled: -32800,
+    NeedsDeterministicMode: -32019, SchemaMismatch: -32021, SnapshotMismatch: -32022, StaleRevision: -32023, RequestCancelled: -32800,
   });
   const classNames = {
     ParseError: 'ParseError', InvalidRequest: 'InvalidRequestError', MethodNotFound: 'MethodNotFoundError',

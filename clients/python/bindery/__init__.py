@@ -20,7 +20,7 @@ from .errors import (
     ERROR_CLASSES, BinderyError, BinderyException, ClientClosed, CommandDisabled, CommandFailed,
     DaemonExited, DaemonNotFound, FramingError, InternalError, InvalidParams, InvalidRequest,
     MethodNotFound, NeedsDeterministicMode, OpenFailed, ParseError, ReadOnlyField, RequestCancelled,
-    RequestTimeout, SchemaMismatch, SnapshotMismatch, UnknownCommand, UnknownField, UnknownSession, UnknownType,
+    RequestTimeout, SchemaMismatch, SnapshotMismatch, StaleRevision, UnknownCommand, UnknownField, UnknownSession, UnknownType,
     WaitTimeout, WrongValueType, error_from_json,
 )
 from .framing import CONTENT_LENGTH, NDJSON, FrameDecoder, encode_frame
@@ -37,7 +37,7 @@ __all__ = [
     "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
-    "SchemaMismatch", "SnapshotMismatch", "RequestCancelled", "DaemonNotFound", "DaemonExited", "ClientClosed",
+    "SchemaMismatch", "SnapshotMismatch", "StaleRevision", "RequestCancelled", "DaemonNotFound", "DaemonExited", "ClientClosed",
     "RequestTimeout",
     "WaitTimeout", "FramingError",
 ]

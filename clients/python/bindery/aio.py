@@ -7,10 +7,12 @@ import logging
 from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union
 
 from .aio_connection import AsyncConnection
+from .aio_socket_connection import AsyncSocketConnection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
 from .schema import Schema
+from .socket_connection import socket_path
 from .state import MISSING, Changes, History, SessionBase, Snapshot
 
 __all__ = ["AsyncClient", "AsyncSession", "ChangeStream"]
@@ -76,15 +78,16 @@ class AsyncSession(SessionBase):
         self._streams: List["asyncio.Queue[Any]"] = []
         self._touched: Optional[asyncio.Event] = None
 
-    async def set(self, field: str, value: Any, timeout: Optional[float] = None) -> int:
+    async def set(self, field: str, value: Any, timeout: Optional[float] = None, *,
+            expected_revision: Optional[int] = None) -> int:
         """Writes a field (setField); returns the revision. See Session.set."""
-        return await self._client._run(self._set_flow(field, value, timeout))
+        return await self._client._run(self._set_flow(field, value, timeout, expected_revision))
 
     async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
-                     native: bool = False) -> Any:
+                     native: bool = False, expected_revision: Optional[int] = None) -> Any:
         """Runs a command and returns its result (native values with ``native=True``). See
         Session.invoke; cancelling the task cancels it."""
-        return await self._client._run(self._invoke_flow(command, args, timeout, native))
+        return await self._client._run(self._invoke_flow(command, args, timeout, native, expected_revision))
 
     async def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""
@@ -151,16 +154,20 @@ class AsyncSession(SessionBase):
 
 
 class AsyncClient(Hub[AsyncSession]):
-    """The asyncio Client: ``async with AsyncClient() as client:``. See Client for the arguments."""
+    """The asyncio Client: ``async with AsyncClient() as client:``. See Client for the arguments
+    (``socket="auto"`` connects to the shared daemon, as there)."""
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
-                 splices: bool = True) -> None:
+                 splices: bool = True, socket: Optional[str] = None, start: bool = True) -> None:
         super().__init__(daemon, args, timeout, splices)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
+        self._socket = socket
+        self._start_daemon = start
+        self._args = list(args or ())
         self._initialize = initialize
         self._connection: Optional[AsyncConnection] = None
         self._callbacks: "Optional[asyncio.Queue[Any]]" = None
@@ -170,7 +177,14 @@ class AsyncClient(Hub[AsyncSession]):
         """Spawns the daemon and sends initialize (``async with`` does this)."""
         if self._connection is not None:
             return self
-        self._connection = await AsyncConnection.start(self._argv, **self._options)
+        if self._socket is not None:
+            # A shared daemon (binderyd --listen): connect, starting one when none answers.
+            self._connection = await AsyncSocketConnection.open(
+                socket_path(self._socket), self.daemon_path, self._args, start=self._start_daemon,
+                framing=self._options["framing"], stderr_lines=self._options["stderr_lines"],
+                cancel_grace=self._options["cancel_grace"])
+        else:
+            self._connection = await AsyncConnection.start(self._argv, **self._options)
         self._attach(self._connection)
         await self._run(self._start_flow(self._initialize))
         return self

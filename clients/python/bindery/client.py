@@ -10,6 +10,7 @@ from .endpoint import Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
 from .session import Session
+from .socket_connection import SocketConnection, connect_socket, socket_path
 from .state import Changes
 
 __all__ = ["Client"]
@@ -27,17 +28,30 @@ class Client(Hub[Session]):
     long as the daemon lives). ``splices=False`` does not ask for list splices (the daemon then
     sends lists whole; ``state`` is the same either way). Thread-safe: calls from several threads
     are pipelined.
+
+    ``socket="auto"`` (or a path) connects to a shared daemon (``binderyd --listen``) instead of
+    spawning one, starting it (with ``args``) when none answers, unless ``start=False``: sessions
+    opened with a ``key`` are then shared with the daemon's other clients — an editor's form, another
+    script — and ``close()`` ends this client's connection only.
     """
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
-                 splices: bool = True) -> None:
+                 splices: bool = True, socket: Optional[str] = None, start: bool = True) -> None:
         super().__init__(daemon, args, timeout, splices)
         self._dispatcher = CallbackDispatcher()
-        self._connection = Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
-                                      cancel_grace=cancel_grace)
+        self._connection: Connection
+        if socket is not None:
+            # A shared daemon (binderyd --listen): connect, starting one when none answers.
+            path = socket_path(socket)
+            sock = connect_socket(path, self.daemon_path, args or (), start=start)
+            self._connection = SocketConnection(sock, path, framing=framing, stderr_lines=stderr_lines,
+                                                cancel_grace=cancel_grace)
+        else:
+            self._connection = Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
+                                          cancel_grace=cancel_grace)
         self._attach(self._connection)
         self._run(self._start_flow(initialize))
 
@@ -104,6 +118,8 @@ class Client(Hub[Session]):
         self.close()
 
     def __repr__(self) -> str:
+        if isinstance(self._connection, SocketConnection):
+            return "<Client socket %s %s>" % (self._connection.path, "alive" if self.alive else "closed")
         return "<Client pid %d %s>" % (self._connection.pid, "alive" if self.alive else "closed")
 
     # Internals.

@@ -8,7 +8,7 @@ __all__ = [
     "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
-    "SchemaMismatch", "SnapshotMismatch", "RequestCancelled",
+    "SchemaMismatch", "SnapshotMismatch", "StaleRevision", "RequestCancelled",
     "DaemonNotFound", "DaemonExited", "ClientClosed", "RequestTimeout", "WaitTimeout", "FramingError",
     "error_from_json", "ERROR_CLASSES",
 ]
@@ -164,6 +164,14 @@ class SnapshotMismatch(BinderyError):
     code_value = -32022
 
 
+class StaleRevision(BinderyError):
+    """setField or invoke with an ``expected_revision`` the session has moved on from (another
+    client, a timer or a command changed it): nothing was written or run. ``data`` is ``{session,
+    revision, expectedRevision, field, value}`` (``command`` instead of field and value for invoke)."""
+
+    code_value = -32023
+
+
 class RequestCancelled(BinderyError):
     """$/cancelRequest, or the session closed, while the command ran."""
 
@@ -175,7 +183,7 @@ ERROR_CLASSES: Dict[int, Type[BinderyError]] = {
     for cls in (ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError,
                 UnknownType, UnknownSession, UnknownField, ReadOnlyField, WrongValueType,
                 UnknownCommand, CommandDisabled, CommandFailed, OpenFailed, NeedsDeterministicMode,
-                SchemaMismatch, SnapshotMismatch, RequestCancelled)
+                SchemaMismatch, SnapshotMismatch, StaleRevision, RequestCancelled)
 }
 
 

@@ -31,7 +31,8 @@ class Session(SessionBase):
 
     # Calls.
 
-    def set(self, field: str, value: Any, timeout: Optional[float] = None) -> int:
+    def set(self, field: str, value: Any, timeout: Optional[float] = None, *,
+            expected_revision: Optional[int] = None) -> int:
         """Writes a field (setField); returns the session's revision after it.
 
         ``value`` is JSON, or native values the client encodes by the field's type: an aware
@@ -39,11 +40,14 @@ class Session(SessionBase):
         ``frozenset``, ``enum.Enum``, nested in lists, tuples and dicts (bindery.values). A name
         that is not a field of the type raises UnknownField without a round trip. The daemon does
         not echo the written value, so the client stores it (as JSON) in ``state`` itself.
+        With ``expected_revision``, the write is refused with StaleRevision (and nothing is
+        written) when the session has moved on from it: another client of a shared session wrote
+        first. ``error.data`` has the current ``revision`` and the field's current ``value``.
         """
-        return self._client._run(self._set_flow(field, value, timeout))
+        return self._client._run(self._set_flow(field, value, timeout, expected_revision))
 
     def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
-               native: bool = False) -> Any:
+               native: bool = False, expected_revision: Optional[int] = None) -> Any:
         """Runs a command; blocks until it answers (async commands answer when they end).
 
         Returns what the command returned (None for nothing): its JSON, or with ``native=True``
@@ -53,7 +57,7 @@ class Session(SessionBase):
         ``$/cancelRequest`` and raises (RequestTimeout / KeyboardInterrupt). Unknown names raise
         UnknownCommand without a round trip.
         """
-        return self._client._run(self._invoke_flow(command, args, timeout, native))
+        return self._client._run(self._invoke_flow(command, args, timeout, native, expected_revision))
 
     def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""

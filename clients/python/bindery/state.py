@@ -343,14 +343,20 @@ class SessionBase:
 
     # The calls, as flows.
 
-    def _set_flow(self, field: str, value: Any, timeout: Optional[float]) -> Flow[int]:
+    def _set_flow(self, field: str, value: Any, timeout: Optional[float],
+                  expected_revision: Optional[int] = None) -> Flow[int]:
         params = self._set_params(field, value)
+        if expected_revision is not None:
+            params["expectedRevision"] = expected_revision
         hook = self._hub._after_set(self, field, params["value"])  # state keeps the JSON, as the daemon has it
         result = yield from self._hub._call_flow("setField", params, timeout, hook)
         return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
 
-    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float], native: bool = False) -> Flow[Any]:
+    def _invoke_flow(self, command: str, args: Any, timeout: Optional[float], native: bool = False,
+                     expected_revision: Optional[int] = None) -> Flow[Any]:
         params = self._invoke_params(command, args)
+        if expected_revision is not None:
+            params["expectedRevision"] = expected_revision
         result = yield from self._hub._call_flow("invoke", params, timeout)
         result = result.get("result") if isinstance(result, dict) else result
         return decode(result, self._result_type(command)) if native else result

@@ -11,7 +11,7 @@ DOCUMENTED = {
     -32603: "InternalError", -32010: "UnknownType", -32011: "UnknownSession", -32012: "UnknownField",
     -32013: "ReadOnlyField", -32014: "WrongValueType", -32015: "UnknownCommand", -32016: "CommandDisabled",
     -32017: "CommandFailed", -32018: "OpenFailed", -32019: "NeedsDeterministicMode", -32021: "SchemaMismatch",
-    -32022: "SnapshotMismatch", -32800: "RequestCancelled",
+    -32022: "SnapshotMismatch", -32023: "StaleRevision", -32800: "RequestCancelled",
 }
 
 

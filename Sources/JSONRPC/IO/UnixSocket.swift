@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few Unix-domain socket calls `binderyd --listen` and `--remote` make, with errors in words.
+/// Stream sockets only, always close-on-exec. No TCP anywhere.
+public enum UnixSocket {
+    /// Why a call failed: what was tried, on which path, and `strerror`.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        /// The `errno` of the failed call.
+        public let code: Int32
+        init(_ what: String, _ path: String, _ code: Int32 = errno) {
+            description = "\(what) \(path): \(String(cString: strerror(code)))"
+            self.code = code
+        }
+    }
+
+    /// The longest path a `sockaddr_un` holds (107 bytes on Linux, the terminating NUL aside).
+    public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    /// Binds a new socket at `path` and listens on it; the socket file is created readable and
+    /// writable by its owner only (mode 0600: the umask is narrowed around `bind`, then the mode
+    /// set again). The path must not exist. Returns the non-blocking listening descriptor.
+    public static func listen(at path: String, backlog: Int32 = 128) throws(Failure) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure("cannot create a socket for", path) }
+        var address = try self.address(path)
+        let previous = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        let code = errno
+        umask(previous)
+        guard bound == 0 else {
+            Glibc.close(descriptor)
+            throw Failure("cannot bind", path, code)
+        }
+        chmod(path, 0o600)
+        guard Glibc.listen(descriptor, backlog) == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw Failure("cannot listen on", path, code)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        return descriptor
+    }
+
+    /// Connects to the socket at `path`; returns a blocking descriptor.
+    public static func connect(to path: String) throws(Failure) -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure("cannot create a socket for", path) }
+        var address = try self.address(path)
+        var result: Int32
+        repeat {
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+        } while result != 0 && errno == EINTR
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(descriptor)
+            throw Failure("cannot connect to", path, code)
+        }
+        return descriptor
+    }
+
+    /// Accepts one pending connection (close-on-exec), or nil when none waits.
+    public static func accept(_ listening: Int32) -> Int32? {
+        while true {
+            let descriptor = Glibc.accept(listening, nil, nil)
+            if descriptor >= 0 {
+                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+                return descriptor
+            }
+            if errno == EINTR { continue }
+            return nil
+        }
+    }
+
+    /// The user id of the process at the other end (`SO_PEERCRED`: as it was when it connected).
+    public static func peerUserID(_ descriptor: Int32) -> uid_t? {
+        // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }` (Glibc shows it only with _GNU_SOURCE).
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+              Int(length) == MemoryLayout<(Int32, UInt32, UInt32)>.size else { return nil }
+        return credentials.uid
+    }
+
+    private static func address(_ path: String) throws(Failure) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count <= maximumPathLength, !bytes.contains(0) else {
+            throw Failure("the socket path is empty, has a NUL, or is longer than \(maximumPathLength) bytes:", path, ENAMETOOLONG)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        return address
+    }
+}

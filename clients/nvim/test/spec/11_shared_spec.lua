@@ -1,0 +1,56 @@
+local T = require('helpers')
+
+local uv = require('bindery.compat').uv
+local root = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h:h:h:h')
+
+-- The Python README's snippet that fills a keyed form on the shared daemon, as written there.
+local function readme_snippet()
+  local text = table.concat(vim.fn.readfile(root .. '/clients/python/README.md'), '\n')
+  local start = text:find('```python\nfrom bindery import Client, WaitTimeout', 1, true)
+  assert(start, 'the snippet in clients/python/README.md')
+  local body_start = text:find('\n', start, true) + 1
+  local stop = text:find('\n```', body_start, true)
+  return text:sub(body_start, stop)
+end
+
+local function stop_shared_daemon(runtime)
+  local found = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. runtime .. '/bindery/daemon.sock' })
+  for _, pid in ipairs(found) do
+    if tonumber(pid) then uv.kill(tonumber(pid), 'sigterm') end
+  end
+end
+
+T.test('shared: a keyed form through --remote auto updates live while a Python script fills it', function()
+  local runtime = vim.fn.tempname()
+  vim.fn.mkdir(runtime, 'p', tonumber('700', 8))
+  vim.env.XDG_RUNTIME_DIR = runtime
+  -- The only setting changed: the daemon is the forwarder to the user's shared daemon.
+  vim.g.bindery_cmd = { vim.env.BINDERYD, '--remote', 'auto' }
+  local ok, err = pcall(function()
+    vim.cmd('BinderyOpen survey form-1')
+    local form = vim.api.nvim_get_current_buf()
+    local script = vim.fn.tempname() .. '.py'
+    vim.fn.writefile(vim.split(readme_snippet(), '\n'), script)
+    local output, done = {}, false
+    vim.fn.jobstart({ 'python3', script }, {
+      env = { PYTHONPATH = root .. '/clients/python', XDG_RUNTIME_DIR = runtime },
+      stdout_buffered = true,
+      on_stdout = function(_, lines) output = lines end,
+      on_exit = function() done = true end,
+    })
+    -- The script's writes appear in the form, with what follows from them.
+    T.wait(function() return T.text(form):find('Name: Ada Lovelace', 1, true) end, 'the script\'s name in the form')
+    T.wait(function() return T.text(form):find('Experience: 12.0 yrs', 1, true) end, 'the derived experience')
+    -- What is typed in the form reaches the script's state.
+    T.goto_line('Company:')
+    T.input('A')
+    T.type('Analytical Engines')
+    T.input('<Esc>')
+    T.wait(function() return done end, 'the script to end', 20000)
+    local printed = table.concat(output, '\n')
+    T.truthy(printed:find('typed in the editor: Analytical Engines', 1, true), 'the script saw it: ' .. printed)
+  end)
+  vim.env.XDG_RUNTIME_DIR = nil
+  stop_shared_daemon(runtime)
+  if not ok then error(err, 0) end
+end)

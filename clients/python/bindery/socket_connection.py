@@ -1,0 +1,145 @@
+"""The thread transport to a shared daemon: a Unix-domain socket instead of a child's pipes.
+
+``binderyd --listen PATH`` serves any number of clients on PATH, each speaking the protocol
+exactly as on stdio; a client connected here works like a spawned one, sessions opened with a
+``key`` being shared with the daemon's other clients. ``auto`` is the daemon's per-user path
+(``$XDG_RUNTIME_DIR/bindery/daemon.sock``, else ``/tmp/bindery-UID/daemon.sock``); when nothing
+answers there, a daemon is started (``--listen PATH --idle-exit 60`` and the client's ``args``,
+detached, its stderr in ``PATH.log``), as ``binderyd --remote`` does.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import threading
+import time
+from typing import Optional, Sequence
+
+from .connection import Connection
+from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
+from .errors import DaemonExited
+from .framing import CONTENT_LENGTH
+
+__all__ = ["SocketConnection", "socket_path", "connect_socket"]
+
+
+def socket_path(spelled: str) -> str:
+    """``auto`` as the daemon resolves it, or the path given (made absolute)."""
+    if spelled != "auto":
+        return os.path.abspath(spelled)
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if runtime.startswith("/"):
+        return os.path.join(runtime, "bindery", "daemon.sock")
+    return "/tmp/bindery-%d/daemon.sock" % os.getuid()
+
+
+def connect_socket(path: str, daemon: Optional[str] = None, args: Sequence[str] = (),
+                   start: bool = True, wait: float = 10.0) -> socket.socket:
+    """A socket connected to the daemon at ``path``; starts one (``daemon`` is its executable)
+    when nothing answers and ``start`` is true."""
+    try:
+        return _connect(path)
+    except (FileNotFoundError, ConnectionRefusedError):
+        if not start or daemon is None:
+            raise
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    arguments = list(args)
+    if "--idle-exit" not in arguments:
+        arguments = ["--idle-exit", "60", *arguments]
+    fd = os.open(path + ".log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        subprocess.Popen([daemon, "--listen", path, *arguments], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=fd, start_new_session=True)
+    finally:
+        os.close(fd)
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return _connect(path)
+        except (FileNotFoundError, ConnectionRefusedError):
+            if time.monotonic() > deadline:
+                raise DaemonExited(None, [], "no binderyd answers on %s after starting one; see %s.log"
+                                   % (path, path)) from None
+            time.sleep(0.01)
+
+
+def _connect(path: str) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+class SocketConnection(Connection):
+    """JSON-RPC over a connected Unix socket; thread-safe; requests may be pipelined.
+
+    The connection "exits" (code 0) when the daemon closes it: after ``exit``, or when the daemon
+    ends. There is no process to wait for or kill: killing closes the socket.
+    """
+
+    def __init__(self, sock: socket.socket, path: str, *, framing: str = CONTENT_LENGTH,
+                 stderr_lines: int = DEFAULT_STDERR_LINES, cancel_grace: float = DEFAULT_CANCEL_GRACE) -> None:
+        Endpoint.__init__(self, ["binderyd", "--listen", path], framing, stderr_lines, cancel_grace)
+        self.path = path
+        self.socket = sock
+        self.process = None  # type: ignore[assignment]
+        self._write_lock = threading.Lock()
+        self._lost = threading.Event()
+        self._ended = threading.Event()
+        self._stderr_thread = threading.Thread(target=lambda: None, name="bindery-stderr", daemon=True)
+        self._reader_thread = threading.Thread(target=self.run, args=(self.read_flow(),),
+                                               name="bindery-reader", daemon=True)
+        self._stderr_thread.start()
+        self._reader_thread.start()
+
+    @property
+    def pid(self) -> int:
+        return -1
+
+    def _op_wait_exit(self, timeout: Optional[float]) -> Optional[int]:
+        return 0 if self._ended.wait(timeout) else None
+
+    def _op_join_readers(self, timeout: float) -> None:
+        if self._reader_thread is not threading.current_thread():
+            self._reader_thread.join(timeout)
+        self.socket.close()
+
+    def _op_read(self) -> bytes:
+        try:
+            chunk = self.socket.recv(READ_SIZE)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._ended.set()
+        return chunk
+
+    def _op_read_stderr_line(self) -> bytes:
+        return b""
+
+    def _transmit(self, data: bytes) -> None:
+        try:
+            with self._write_lock:
+                self.socket.sendall(data)
+        except OSError:
+            raise StdinClosed() from None
+
+    def _close_stdin(self) -> None:
+        try:
+            with self._write_lock:
+                self.socket.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def _kill(self) -> None:
+        try:
+            self.socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _returncode(self) -> Optional[int]:
+        return 0 if self._ended.is_set() else None
