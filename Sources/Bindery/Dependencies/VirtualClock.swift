@@ -164,6 +164,9 @@ public final class VirtualClock: Clock, Sendable {
             sleeper.continuation.resume()
             wakeUps += 1
             await settle()
+            // A task the clock does not know (a view model's own) runs on to its next sleep before
+            // the next sleeper is chosen, when its jobs run on the main actor (SerialJobs).
+            await SerialJobs.settle()
         }
         state.withLock { $0.now = max($0.now, target) }
     }

@@ -82,15 +82,30 @@ enum ValueMatching {
         var candidates: [(value: Any, json: JSONValue)] = []
         for value in sources?(type) ?? [] {
             let json = coder.encode(value)
-            if !candidates.contains(where: { $0.json.isSameValue(as: json) }) { candidates.append((value, json)) }
+            if !candidates.contains(where: { sameIgnoringOrder($0.json, json) }) { candidates.append((value, json)) }
         }
-        if let exact = candidates.first(where: { $0.json.isSameValue(as: json) }) { return exact.value }
+        if let exact = candidates.first(where: { sameIgnoringOrder($0.json, json) }) { return exact.value }
         // The row changed since the client saw it, or only its `id` was sent: the id still names it.
         if case .object(let object) = json, let id = object["id"] {
-            let sameID = candidates.filter { $0.json["id"]?.isSameValue(as: id) ?? false }
+            let sameID = candidates.filter { $0.json["id"].map { sameIgnoringOrder($0, id) } ?? false }
             if sameID.count == 1 { return sameID[0].value }
         }
         throw ValueError(expected: coder.valueType.description, found: json.typeName,
                          reason: "\(coder.typeName) is not Decodable, and no \(coder.typeName) the view model holds matches it")
+    }
+
+    /// The same JSON value, objects compared as JSON compares them: whatever the order of their
+    /// members (a client may send a row back with its members in another order).
+    private static func sameIgnoringOrder(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        switch (left, right) {
+        case (.object(let a), .object(let b)):
+            return a.count == b.count && a.members.allSatisfy { member in
+                b[member.key].map { sameIgnoringOrder(member.value, $0) } ?? false
+            }
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { sameIgnoringOrder($0, $1) }
+        default:
+            return left.isSameValue(as: right)
+        }
     }
 }
