@@ -618,7 +618,9 @@ Points stay where they were, with their element."
                              (or (plist-get op :insert) []))
          do
          (let* ((lines (bindery--slot-lines slot))
-                (n (length lines)))
+                (n (length lines))
+                ;; Points on a replaced element's line go to its replacement's.
+                (on-deleted (bindery--points-on-lines lines at delete)))
            (when (> delete 0)
              ;; The line breaks around the deleted elements' text go too.
              (let ((beg (cond ((> at 0) (cdr (nth (1- at) lines)))
@@ -642,7 +644,28 @@ Points stay where they were, with their element."
                                        (if (> at 0) (concat "\n" indent text)
                                          (concat text "\n" indent)))
                                      texts "")))
-                (> at 0))))))))))
+                (> at 0))
+               (let ((lines (bindery--slot-lines slot)))
+                 (dolist (entry on-deleted)
+                   (let* ((line (nth (+ at (min (nth 1 entry) (1- (length texts)))) lines))
+                          (p (min (+ (car line) (nth 2 entry)) (cdr line))))
+                     (if (car entry) (set-window-point (car entry) p) (goto-char p)))))))))))))
+
+(defun bindery--points-on-lines (lines at count)
+  "Return the points on the COUNT LINES from index AT: (WINDOW LINE OFFSET) each.
+WINDOW is nil for the buffer's point; LINE counts from AT; OFFSET is
+from the line's start."
+  (let (found)
+    (dolist (entry (cons (cons nil (point))
+                         (mapcar (lambda (w) (cons w (window-point w)))
+                                 (delq (selected-window)
+                                       (get-buffer-window-list (current-buffer) nil t)))))
+      (cl-loop for i from at below (min (+ at count) (length lines))
+               for line = (nth i lines)
+               when (and (<= (car line) (cdr entry)) (<= (cdr entry) (cdr line)))
+               do (push (list (car entry) (- i at) (- (cdr entry) (car line))) found)
+               and return nil))
+    found))
 
 (defun bindery-refresh (&optional keep-typing)
   "Fetch the session's whole state again and show it, fields included.

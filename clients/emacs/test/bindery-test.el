@@ -1212,6 +1212,10 @@ TAB next, RET press, C-c C-k cancel, C-h m help
                    (bindery-test--text))))
         (bindery-test--press-row "Toggle" "title: Call Ada")
         (bindery-test--wait-text "Remaining count: 1\n")
+        ;; The row came back as a splice; point stayed on it, on its button.
+        (should (string-match-p "\\`\\[Toggle\\] \\[Delete\\] id: .*title: Call Ada, isDone: yes\\'"
+                                (buffer-substring-no-properties
+                                 (- (point) 6) (line-end-position))))
         (should (string-match-p "Items: .*title: Buy milk, isDone: no\n.*title: Call Ada, isDone: yes\n"
                                 (bindery-test--text)))
         (should (eq (plist-get (aref (bindery-test--state "items") 1) :isDone) t))
