@@ -122,7 +122,8 @@
 
 (defun bindery--command-press (command &optional args)
   "Invoke COMMAND with ARGS, after sending what was typed; do not wait for it.
-A command that takes arguments asks for them as JSON when ARGS is nil."
+A command that takes arguments asks for them when ARGS is nil (as
+one line of `bindery--type-text', or JSON)."
   (bindery--flush-fields)
   (cond
    ((not (bindery--live-p)) (message "%s" (bindery--dead-message)))
@@ -132,11 +133,22 @@ A command that takes arguments asks for them as JSON when ARGS is nil."
     (let* ((buffer (current-buffer))
            (timeout (bindery--command-timeout-setting))
            (schema (bindery--command-schema command))
+           (type (plist-get schema :args))
            (args (or args
-                     (and (plist-get schema :args)
-                          (bindery--read-json
-                           (read-string (format "%s arguments (JSON): "
-                                                (bindery--command-label command)))))))
+                     (and type
+                          (let ((parsed (bindery--type-parse
+                                         type
+                                         (read-string
+                                          (format "%s (%s%s): " (bindery--command-label command)
+                                                  (or (plist-get type :typeName)
+                                                      (plist-get type :type))
+                                                  (if (equal (plist-get type :type) "object")
+                                                      " as name: value, ...; or RET on a row"
+                                                    ""))))))
+                            (if (eq (car parsed) :error)
+                                (user-error "%s: %s (not sent)"
+                                            (bindery--command-label command) (cdr parsed))
+                              (cdr parsed))))))
            (params (append (list :session bindery--session
                                  :command (bindery--command-name command))
                            (and args (list :args args))))

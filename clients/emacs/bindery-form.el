@@ -33,6 +33,9 @@
     (require 'bindery-value)))
 
 ;; Buttons live in bindery-command.el, which requires this file.
+(declare-function bindery--command-press "bindery-command" (command &optional args))
+(declare-function bindery--command-schema "bindery-command" (command))
+(declare-function bindery--command-label "bindery-command" (command))
 (declare-function bindery--commands-insert "bindery-command" (schemas))
 (declare-function bindery--commands-update "bindery-command" (&optional names))
 (declare-function bindery--commands-stop "bindery-command" ())
@@ -138,13 +141,14 @@ own would put back text the daemon no longer holds."
 ;;; Building a form
 
 (defun bindery--kind-of (schema)
-  "Return how the field SCHEMA is shown: text, checkbox, choice or output."
+  "Return how the field SCHEMA is shown: text, checkbox, choice or output.
+Lists, structs, dictionaries, unions and any are text too, in the
+one-line form of `bindery--type-text'."
   (let ((type (plist-get schema :type)))
     (cond ((not (eq (plist-get schema :writable) t)) 'output)
-          ((member type '("string" "integer" "number")) 'text)
           ((equal type "boolean") 'checkbox)
           ((equal type "enum") 'choice)
-          (t 'output))))
+          (t 'text))))
 
 (defun bindery--insert-field (field value)
   "Insert FIELD's line showing VALUE, and its error line."
@@ -160,7 +164,12 @@ own would put back text the daemon no longer holds."
              (apply #'widget-create 'editable-field
                     :size (bindery--field-width-setting) :format "[%v]"
                     :keymap bindery-field-keymap
-                    :value (bindery--input-text value) common)))
+                    :value (bindery--input-text value (bindery--field-schema field))
+                    (append
+                     ;; RET in a union's field picks its case.
+                     (and (equal (plist-get (bindery--field-schema field) :type) "union")
+                          (list :action #'bindery--union-action))
+                     common))))
       ('checkbox
        (setf (bindery--field-widget field)
              (apply #'widget-create 'checkbox :value (eq value t) common)))
@@ -268,20 +277,50 @@ Its echo would then be older than what the person has typed since."
     (pcase (bindery--field-kind field)
       ('output
        (bindery--slot-set (bindery--field-slot field)
-                          (bindery--format-block value bindery--value-column)))
+                          (bindery--field-block field value)))
       ('text
-       (let ((shown (bindery--field-input field)))
+       (let ((shown (bindery--field-input field))
+             (schema (bindery--field-schema field)))
          ;; Never overwrite what the person typed with its own echo.
          (unless (or (and (eq (car shown) :ok)
-                          (bindery--same-value-p (cdr shown) value))
+                          (if (bindery--typed-p schema)
+                              (equal (bindery--type-text schema (cdr shown))
+                                     (bindery--type-text schema value))
+                            (bindery--same-value-p (cdr shown) value)))
                      (and (not force) (bindery--field-busy-p field cause)))
-           (bindery--widget-set widget (bindery--input-text value)))))
+           (bindery--widget-set widget (bindery--input-text value schema)))))
       ('checkbox
        (unless (eq (widget-value widget) (eq value t))
          (bindery--widget-set widget (eq value t))))
       ('choice
        (unless (equal (widget-value widget) value)
          (bindery--widget-set widget value))))))
+
+(defun bindery--union-action (widget &optional _event)
+  "Pick the case of the union field WIDGET, then type each of its members.
+The current values are offered while the case stays; the value is sent."
+  (let* ((field (widget-get widget :bindery-field))
+         (schema (bindery--field-schema field))
+         (current (gethash (bindery--field-name field) bindery--state))
+         (name (completing-read (format "%s: " (bindery--field-label field))
+                                (mapcar (lambda (c) (plist-get c :name))
+                                        (append (plist-get schema :cases) nil))
+                                nil t nil nil (plist-get current :case)))
+         (members (append (plist-get (bindery--union-case schema name) :members) nil))
+         (value (list :case name)))
+    (dolist (m members)
+      (let* ((key (intern (concat ":" (plist-get m :name))))
+             (default (and (equal (plist-get current :case) name)
+                           (plist-get current key)))
+             (text (read-string (format "%s %s (%s): " name (plist-get m :name)
+                                        (or (plist-get m :format) (plist-get m :type)))
+                                (and default (bindery--type-text m default t))))
+             (parsed (bindery--type-parse m text t)))
+        (when (eq (car parsed) :error)
+          (user-error "%s: %s (not sent)" (plist-get m :name) (cdr parsed)))
+        (setq value (append value (list key (cdr parsed))))))
+    (bindery--widget-set widget (bindery--type-text schema value))
+    (bindery--field-flush field)))
 
 (defun bindery--widget-set (widget value)
   "Set WIDGET to VALUE without sending it, keeping points in place."
@@ -474,6 +513,77 @@ if one does not fit (the list then has to be fetched again)."
        (cl-notany (lambda (line) (string-search "\n" line))
                   (bindery--format-lines value))))
 
+;;; Showing outputs by type, with row buttons
+
+(defvar bindery-row-button-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "RET") 'bindery-press-row-button)
+    (define-key map (kbd "SPC") 'bindery-press-row-button)
+    (define-key map [mouse-2] 'bindery-press-row-button)
+    (define-key map [follow-link] 'mouse-face)
+    map)
+  "Keys on the buttons of a list's rows.")
+
+(defun bindery--row-commands (field)
+  "Return the commands whose argument is an element of FIELD's list.
+todoList's toggle takes a TodoItem: each to-do row gets its button."
+  (let ((items (plist-get (bindery--field-schema field) :items)))
+    (and (equal (plist-get (bindery--field-schema field) :type) "array")
+         (equal (plist-get items :type) "object")
+         (plist-get items :typeName)
+         (cl-remove-if-not
+          (lambda (command)
+            (let ((args (plist-get (bindery--command-schema command) :args)))
+              (and (equal (plist-get args :type) "object")
+                   (equal (plist-get args :typeName) (plist-get items :typeName)))))
+          bindery--commands))))
+
+(defun bindery--item-text (field item)
+  "Return the line of ITEM, an element of FIELD's list, with its row buttons."
+  (concat (mapconcat (lambda (command)
+                       (concat (propertize (format "[%s]" (bindery--command-label command))
+                                           'face 'custom-button 'mouse-face 'highlight
+                                           'keymap bindery-row-button-map
+                                           'bindery-row-command command
+                                           'help-echo (format "RET: %s this row"
+                                                              (bindery--command-label command)))
+                               " "))
+                     (bindery--row-commands field) "")
+          (bindery--format-inline item)))
+
+(defun bindery--field-lines (field value)
+  "Return the lines showing VALUE, the read-only value of FIELD."
+  (let ((schema (bindery--field-schema field)))
+    (or (bindery--type-lines schema value (lambda (item) (bindery--format-inline item)))
+        (if (and (bindery--one-per-line-p value) (bindery--row-commands field))
+            (mapcar (lambda (item) (bindery--item-text field item)) value)
+          (bindery--format-lines value)))))
+
+(defun bindery--field-block (field value)
+  "Return FIELD's VALUE as text, lines after the first under the value column."
+  (mapconcat #'identity (bindery--field-lines field value)
+             (concat "\n" (make-string bindery--value-column ?\s))))
+
+(defun bindery-press-row-button (&optional pos)
+  "Invoke the command of the row button at POS (point) with that row's value.
+The row is sent as the form shows it: the daemon finds the model's own."
+  (interactive (list (if (mouse-event-p last-input-event)
+                         (posn-point (event-start last-input-event))
+                       (point))))
+  (let* ((pos (or pos (point)))
+         (command (get-text-property pos 'bindery-row-command))
+         (field (cl-find-if (lambda (f)
+                              (let ((slot (bindery--field-slot f)))
+                                (and slot (<= (car slot) pos) (< pos (cdr slot)))))
+                            bindery--fields))
+         (value (and field (gethash (bindery--field-name field) bindery--state)))
+         (index (and field
+                     (1- (cl-count-if (lambda (line) (<= (car line) pos))
+                                      (bindery--slot-lines (bindery--field-slot field)))))))
+    (if (not (and command (vectorp value) index (< index (length value))))
+        (user-error "No row button here")
+      (bindery--command-press command (aref value index)))))
+
 (defun bindery--slot-lines (slot)
   "Return (START . END) of the text of each line of SLOT.
 A line after the first starts after the value column's indent."
@@ -498,16 +608,19 @@ Points stay where they were, with their element."
         (inhibit-read-only t))
     (when (and (bindery--one-per-line-p old)
                (equal (buffer-substring-no-properties (car slot) (cdr slot))
-                      (bindery--format-block old bindery--value-column)))
+                      (substring-no-properties (bindery--field-block field old))))
       (catch 'cannot
         (cl-loop
          for op across ops
          for at = (plist-get op :at)
          for delete = (or (plist-get op :delete) 0)
-         for texts = (mapcar #'bindery--format-inline (or (plist-get op :insert) []))
+         for texts = (mapcar (lambda (item) (car (bindery--field-lines field (vector item))))
+                             (or (plist-get op :insert) []))
          do
          (let* ((lines (bindery--slot-lines slot))
-                (n (length lines)))
+                (n (length lines))
+                ;; Points on a replaced element's line go to its replacement's.
+                (on-deleted (bindery--points-on-lines lines at delete)))
            (when (> delete 0)
              ;; The line breaks around the deleted elements' text go too.
              (let ((beg (cond ((> at 0) (cdr (nth (1- at) lines)))
@@ -531,7 +644,28 @@ Points stay where they were, with their element."
                                        (if (> at 0) (concat "\n" indent text)
                                          (concat text "\n" indent)))
                                      texts "")))
-                (> at 0))))))))))
+                (> at 0))
+               (let ((lines (bindery--slot-lines slot)))
+                 (dolist (entry on-deleted)
+                   (let* ((line (nth (+ at (min (nth 1 entry) (1- (length texts)))) lines))
+                          (p (min (+ (car line) (nth 2 entry)) (cdr line))))
+                     (if (car entry) (set-window-point (car entry) p) (goto-char p)))))))))))))
+
+(defun bindery--points-on-lines (lines at count)
+  "Return the points on the COUNT LINES from index AT: (WINDOW LINE OFFSET) each.
+WINDOW is nil for the buffer's point; LINE counts from AT; OFFSET is
+from the line's start."
+  (let (found)
+    (dolist (entry (cons (cons nil (point))
+                         (mapcar (lambda (w) (cons w (window-point w)))
+                                 (delq (selected-window)
+                                       (get-buffer-window-list (current-buffer) nil t)))))
+      (cl-loop for i from at below (min (+ at count) (length lines))
+               for line = (nth i lines)
+               when (and (<= (car line) (cdr entry)) (<= (cdr entry) (cdr line)))
+               do (push (list (car entry) (- i at) (- (cdr entry) (car line))) found)
+               and return nil))
+    found))
 
 (defun bindery-refresh (&optional keep-typing)
   "Fetch the session's whole state again and show it, fields included.

@@ -1130,6 +1130,240 @@ a syntax error fills the compilation buffer and a line of the form; fixed, both 
             (should-not (string-match-p "daemon exited" (bindery-test--text)))))
       (bindery-test--save model original)
       (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil)))))
+;;; Value types (issue 23), against appd
+
+(defvar bindery-test--appd (getenv "APPD")
+  "The daemon of Examples/AppViewModels (test/run sets $APPD).")
+
+(defmacro bindery-test--with-appd (arguments &rest body)
+  "Run BODY with a daemon of its own: appd with ARGUMENTS."
+  (declare (indent 1) (debug t))
+  `(let ((bindery--current nil)
+         (bindery-command (list bindery-test--appd))
+         (bindery-arguments ,arguments))
+     (unwind-protect (progn ,@body)
+       (when bindery--current (bindery--stop bindery--current)))))
+
+(defun bindery-test--state (name)
+  "Return the member NAME of this form's session, asked of the daemon."
+  (plist-get (plist-get (jsonrpc-request bindery--conn :session/state
+                                         (list :session bindery--session))
+                        :state)
+             (intern (concat ":" name))))
+
+(defun bindery-test--retype (name text)
+  "Replace the text of the field NAME with TEXT, typed, and send it."
+  (bindery-test--goto-field name)
+  (bindery-test--erase-field)
+  (bindery-test--type text)
+  (bindery-test--settle))
+
+(defun bindery-test--press-row (label text)
+  "Press the row button LABEL on the line that contains TEXT."
+  (goto-char (point-min))
+  (search-forward text)
+  (beginning-of-line)
+  (search-forward (format "[%s]" label) (line-end-position))
+  (backward-char 2)
+  (bindery-test--key "RET"))
+
+(ert-deftest bindery-test-typed-values ()
+  "Formats, lists, dictionaries, structs and unions as text and back."
+  (let ((date '(:type "string" :format "date-time"))
+        (decimal '(:type "string" :format "decimal"))
+        (set '(:type "array" :items (:type "integer") :uniqueItems t))
+        (dict '(:type "dictionary" :values (:type "array" :items (:type "string"))))
+        (shape '(:type "union"
+                       :cases [(:name "circle" :members [(:name "radius" :type "number")])
+                               (:name "rectangle" :members [(:name "_0" :type "number")
+                                                            (:name "_1" :type "number")])
+                               (:name "point" :members [])]))
+        (address '(:type "object" :members [(:name "street" :type "string")
+                                            (:name "floor" :type "integer" :nullable t
+                                                   :optional t)])))
+    (should (equal (bindery--parse-input "2026-01-01T09:30:00+01:00" date)
+                   '(:ok . "2026-01-01T09:30:00+01:00")))
+    (dolist (bad '("2025-13-01T10:00:00Z" "2025-02-29T10:00:00Z" "2025-11-25" "2025-11-25T10:00:00"))
+      (should (eq (car (bindery--parse-input bad date)) :error)))
+    (should (equal (bindery--parse-input "tomorrow" date)
+                   '(:error . "\"tomorrow\" is not a date and time, ISO 8601 like 2025-11-25T10:00:00Z")))
+    (should (equal (bindery--parse-input "0.30" decimal) '(:ok . "0.30")))
+    (should (eq (car (bindery--parse-input "1,5" decimal)) :error))
+    (should (equal (bindery--parse-input "1, 2,5" set) '(:ok . [1 2 5])))
+    (should (equal (bindery--parse-input "1, x" set) '(:error . "item 2: \"x\" is not a whole number")))
+    (should (equal (bindery--type-text dict '(:1 [] :2 ["x"])) "1: [], 2: [x]"))
+    (should (equal (bindery--json-text (cdr (bindery--parse-input "1: [], 2: [x, \"y, z\"]" dict)))
+                   "{\"1\":[],\"2\":[\"x\",\"y, z\"]}"))
+    (should (equal (bindery--type-text shape '(:case "circle" :radius 1.5)) "circle(radius: 1.5)"))
+    (should (equal (bindery--type-text shape '(:case "rectangle" :_0 2 :_1 3)) "rectangle(2, 3)"))
+    (should (equal (bindery--type-text shape '(:case "point")) "point"))
+    (should (equal (bindery--json-text (cdr (bindery--parse-input "rectangle(2, 3)" shape)))
+                   "{\"case\":\"rectangle\",\"_0\":2,\"_1\":3}"))
+    (should (equal (bindery--parse-input "circle" shape) '(:error . "circle needs radius")))
+    (should (equal (bindery--parse-input "oval" shape)
+                   '(:error . "\"oval\" is not one of: circle, rectangle, point")))
+    (should (equal (bindery--json-text (cdr (bindery--parse-input "street: 1 Main St, floor: " address)))
+                   "{\"street\":\"1 Main St\"}"))
+    (should (equal (bindery--parse-input "floor: 2" address) '(:error . "street is missing")))))
+
+(ert-deftest bindery-test-value-catalogue ()
+  "Every kind of value shown; a date, a decimal, a set, a union edited."
+  (bindery-test--with-appd '("--deterministic")
+    (bindery-test--with-forms ((form "valueCatalogue"))
+      (with-current-buffer form
+        (should (equal (bindery-test--text)
+                       "valueCatalogue  session 1
+
+Date:       [2025-11-25T10:00:00.250Z      ]
+Id:         [0f8fad5b-d9cb-469f-a165-70867728950e]
+Link:       [https://example.com/a?b=c     ]
+Price:      [0.3                           ]
+Bytes:      [AAEC+g==                      ]
+Selection:  [1, 2, 5                       ]
+Tags:       [a, b                          ]
+Scores:     [a: 1, b: 2                    ]
+Priority:   [normal]
+Shape:      [circle(radius: 1.5)           ]
+Address:    [street: 1 Main St, city: Springfield]
+Labels:     [{name: home, colour: green}   ]
+Context:    [1: [], 2: [x]                 ]
+Last error: Something went wrong
+Pair:       width: 3, height: 4
+
+[Reset]
+
+TAB next, RET press, C-c C-k cancel, C-h m help
+"))
+        ;; A wrong date is refused here, with the reason under the field.
+        (bindery-test--retype "date" "2025-13-01T10:00:00Z")
+        (bindery-test--wait-text
+         "\n +! \"2025-13-01T10:00:00Z\" is not a date and time, ISO 8601 like 2025-11-25T10:00:00Z\n")
+        (should (equal (bindery-test--state "date") "2025-11-25T10:00:00.250Z"))
+        ;; A right one is sent; the daemon keeps it in UTC and says so.
+        (bindery-test--retype "date" "2026-01-01T09:30:00+01:00")
+        (bindery-test--wait-text "Date: +\\[2026-01-01T08:30:00\\.000Z +\\]")
+        (should-not (string-match-p "! " (bindery-test--text)))
+        (should (equal (bindery-test--state "date") "2026-01-01T08:30:00.000Z"))
+        (bindery-test--retype "price" "1,5")
+        (bindery-test--wait-text "! \"1,5\" is not a decimal number like 12.50")
+        (bindery-test--retype "price" "0.10")
+        (should (equal (bindery-test--state "price") "0.1"))
+        (bindery-test--retype "selection" "1, 2, 5, 9")
+        (should (equal (bindery-test--state "selection") [1 2 5 9]))
+        (bindery-test--retype "scores" "a: 1, b: 2, c: 3")
+        (should (equal (bindery-test--state "scores") '(:a 1 :b 2 :c 3)))
+        ;; RET in the union's field: its case, then its members.
+        (bindery-test--goto-field "shape")
+        (let (asked)
+          (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) "rectangle"))
+                    ((symbol-function 'read-string)
+                     (lambda (prompt &rest _) (push prompt asked) (if (cdr asked) "3.5" "2"))))
+            (bindery-test--key "RET"))
+          (should (equal (nreverse asked) '("rectangle _0 (number): " "rectangle _1 (number): "))))
+        (bindery-test--wait-text "Shape: +\\[rectangle(2, 3\\.5) +\\]")
+        (bindery-test--settle)
+        (should (equal (bindery-test--state "shape") '(:case "rectangle" :_0 2.0 :_1 3.5)))
+        (bindery-test--press "Reset")
+        (bindery-test--wait-text "Shape: +\\[point +\\]")
+        (should (string-match-p "Price: +\\[0 +\\]" (bindery-test--text)))))))
+
+(ert-deftest bindery-test-todo-list ()
+  "Two to-dos added; one toggled with the button on its row."
+  (bindery-test--with-appd '("--deterministic")
+    (bindery-test--with-forms ((form "todoList"))
+      (with-current-buffer form
+        (dolist (title '("Buy milk" "Call Ada"))
+          (bindery-test--retype "newTitle" title)
+          (bindery-test--press "Add")
+          (bindery-test--wait-text (concat "title: " title)))
+        (let ((uuid "[0-9a-f]\\{8\\}-[-0-9a-f]\\{27\\}"))
+          (should (string-match-p
+                   (concat "\nItems: +\\[Toggle\\] \\[Delete\\] id: " uuid ", title: Buy milk, isDone: no\n"
+                           " +\\[Toggle\\] \\[Delete\\] id: " uuid ", title: Call Ada, isDone: no\n"
+                           "Visible items: +\\[Toggle\\] \\[Delete\\] id: " uuid ", title: Buy milk, isDone: no\n"
+                           " +\\[Toggle\\] \\[Delete\\] id: " uuid ", title: Call Ada, isDone: no\n"
+                           "Remaining count: 2\n")
+                   (bindery-test--text))))
+        (bindery-test--press-row "Toggle" "title: Call Ada")
+        (bindery-test--wait-text "Remaining count: 1\n")
+        ;; The row came back as a splice; point stayed on it, on its button.
+        (should (string-match-p "\\`\\[Toggle\\] \\[Delete\\] id: .*title: Call Ada, isDone: yes\\'"
+                                (buffer-substring-no-properties
+                                 (- (point) 6) (line-end-position))))
+        (should (string-match-p "Items: .*title: Buy milk, isDone: no\n.*title: Call Ada, isDone: yes\n"
+                                (bindery-test--text)))
+        (should (eq (plist-get (aref (bindery-test--state "items") 1) :isDone) t))
+        (bindery-test--press-row "Delete" "title: Buy milk")
+        (bindery-test--wait-text "Items: +\\[Toggle\\] \\[Delete\\] id: [-0-9a-f]+, title: Call Ada, isDone: yes\nVisible")
+        ;; A wrong due date is refused before it is sent.
+        (bindery-test--retype "newDue" "friday")
+        (bindery-test--wait-text "! \"friday\" is not a date and time")
+        (should (null (bindery-test--state "newDue")))))))
+
+(ert-deftest bindery-test-settings-enums ()
+  "Enum fields are menus: an enum with Int raw values and Foundation's UnitStyle."
+  (bindery-test--with-appd '("--deterministic")
+    (bindery-test--with-forms ((form "settings"))
+      (with-current-buffer form
+        (dolist (pick '(("distanceUnit" "miles" "Goal summary: +5 mi a day")
+                        ("unitStyle" "long" "Goal summary: +5 miles a day")))
+          (bindery-test--goto-field (car pick))
+          (let (offered)
+            (cl-letf (((symbol-function 'widget-choose)
+                       (lambda (_title items &rest _)
+                         (setq offered (mapcar #'car items))
+                         (cdr (assoc (cadr pick) items)))))
+              (widget-button-press (point)))
+            (should (equal offered (if (equal (car pick) "unitStyle") '("short" "medium" "long")
+                                     '("kilometers" "miles")))))
+          (bindery-test--wait-text (nth 2 pick)))
+        (should (equal (bindery-test--state "unitStyle") "long"))
+        (should (string-match-p "Reminder time: +\\[2026-01-01T08:00:00\\.000Z +\\]" (bindery-test--text)))))))
+
+(ert-deftest bindery-test-search-union ()
+  "The union state: idle, loading, loaded with its films, failed (the real clock)."
+  (bindery-test--with-appd nil
+    (bindery-test--with-forms ((form "search"))
+      (with-current-buffer form
+        (should (string-match-p "State: +idle\n" (bindery-test--text)))
+        (let (seen)
+          (add-hook 'after-change-functions
+                    (lambda (&rest _)
+                      (when (string-match "State: +\\(idle\\|loading\\|loaded\\|failed\\)[\n(]"
+                                        (bindery-test--text))
+                        (cl-pushnew (match-string 1 (bindery-test--text)) seen :test #'equal)))
+                    nil t)
+          (bindery-test--goto-field "query")
+          (bindery-test--type "Mo")
+          (bindery-test--wait-text
+           "State: +loaded\n +id: 2, title: Modern Times, year: 1936\nResult count: 1\n")
+          (should (equal (nreverse seen) '("idle" "loading" "loaded"))))
+        (bindery-test--retype "query" "error")
+        (bindery-test--wait-text "State: +failed(The film service is offline)\n")
+        (bindery-test--retype "query" "")
+        (bindery-test--wait-text "State: +idle\n")))))
+
+(ert-deftest bindery-test-order-decimals ()
+  "Decimal totals exactly (0.1 + 0.2 is 0.3); lines added and removed by row."
+  (bindery-test--with-appd '("--deterministic")
+    (bindery-test--with-forms ((form "order"))
+      (with-current-buffer form
+        (bindery-test--press-row "Add" "sku: cup")
+        (bindery-test--wait-text "Total: +0\\.1\n")
+        (bindery-test--press-row "Add" "sku: pot")
+        (bindery-test--wait-text "Total: +0\\.3\n")
+        (bindery-test--press-row "Add" "sku: pot")
+        (bindery-test--wait-text "Subtotal: +0\\.5\n")
+        (should (string-match-p
+                 "\\[Remove\\] product: {sku: pot, name: Teapot, price: 0\\.2}, quantity: 2\n"
+                 (bindery-test--text)))
+        (bindery-test--retype "couponCode" "SAVE10")
+        (bindery-test--wait-text "Discount: +0\\.05\nTotal: +0\\.45\n")
+        (bindery-test--press-row "Remove" "product: {sku: cup")
+        (bindery-test--wait-text "Total: +0\\.36\n")
+        (bindery-test--press "Place order")
+        (bindery-test--wait-text "Lines: +(empty)")
+        (should (string-match-p "Placed order ID: +[0-9a-f]\\{8\\}-" (bindery-test--text)))))))
 
 (ert-deftest bindery-test-zz-dying-daemon ()
   "When the daemon dies the forms say so; the next open starts a new one."

@@ -148,10 +148,16 @@ function T.reset()
   vim.g.bindery_debounce_ms = nil
   vim.g.bindery_trace = nil
   vim.ui.select = T.original_select
+  vim.ui.input = T.original_input
   T.messages = {}
 end
 
 T.original_select = vim.ui.select
+T.original_input = vim.ui.input
+
+-- appd, the daemon of Examples/AppViewModels: $APPD, else this repository's build.
+local root = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h:h:h')
+T.appd = (os.getenv('APPD') or '') ~= '' and os.getenv('APPD') or (root .. '/.build/debug/appd')
 vim.notify = function(message) T.messages[#T.messages + 1] = message end
 
 return T

@@ -5,7 +5,7 @@
 // a control holding an edit not yet sent (see model.js for the stale-echo rule).
 
 import { SessionModel } from './model.js';
-import { controlKind, controlText, inlineText, parseArgs, parseText } from './values.js';
+import { controlKind, controlText, inlineText, isScalar, parseArgs, parseText, typeParse, typeText, unionCase } from './values.js';
 import { ConnectionLost } from './connection.js';
 
 const DEBOUNCE_MS = 150;
@@ -20,34 +20,74 @@ function el(tag, attributes = {}, ...children) {
   return element;
 }
 
-/** A value as DOM: text for scalars, a table for a list of objects, a list, a block for an object. */
-export function valueNode(type, value) {
+/**
+ * A value as DOM: text for scalars, a table for a list of structs (a row per element, a column per
+ * member, and a button per command in `rows` that takes the element), a list, a block for a struct
+ * or a dictionary (a "key: value" line each), a union's case and its members, JSON for any.
+ * `rows`: `{commands(itemsType) -> [command], press(command, element)}`.
+ */
+export function valueNode(type, value, rows = null) {
   if (value === null || value === undefined) return document.createTextNode('');
+  if (type.type === 'any') return el('code', { class: 'json' }, JSON.stringify(value));
   if (type.type === 'array') {
     const items = type.items || {};
     if (items.type === 'object') {
+      const commands = rows ? rows.commands(items) : [];
       const table = el('table', { class: 'rows' },
-        el('thead', {}, el('tr', {}, ...items.members.map((member) => el('th', {}, member.name)))),
-        el('tbody', {}, ...value.map((element) => rowNode(items, element))));
+        el('thead', {}, el('tr', {}, ...items.members.map((member) => el('th', {}, member.name)),
+          ...(commands.length ? [el('th', {})] : []))),
+        el('tbody', {}, ...value.map((element) => rowNode(items, element, rows))));
       return table;
     }
-    return el('ol', { class: 'items' }, ...value.map((element) => el('li', {}, valueNode(items, element))));
+    return el('ol', { class: 'items' + (type.uniqueItems ? ' set' : '') }, ...value.map((element) => el('li', {}, valueNode(items, element, rows))));
+  }
+  if (type.type === 'dictionary') {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return el('span', { class: 'none' }, '(none)');
+    return el('dl', { class: 'object dictionary' }, ...entries.flatMap(([key, item]) =>
+      [el('dt', {}, key), el('dd', { 'data-key': key }, valueNode(type.values || { type: 'any' }, item, rows))]));
+  }
+  if (type.type === 'union') {
+    const found = unionCase(type, value.case);
+    const members = found ? found.members : [];
+    const node = el('span', { class: 'union', 'data-case': value.case }, el('span', { class: 'case' }, String(value.case)));
+    const bare = members.filter((member) => /^_\d+$/.test(member.name) && isScalar(member) && member.name in value);
+    if (bare.length) node.append('(' + bare.map((member) => typeText(member, value[member.name], true)).join(', ') + ')');
+    const named = members.filter((member) => member.name in value && !bare.includes(member));
+    const list = el('dl', { class: 'object' });
+    for (const member of named) {
+      if (/^_\d+$/.test(member.name)) list.append(el('dd', { 'data-name': member.name, class: 'whole' }, valueNode(member, value[member.name], rows)));
+      else list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows)));
+    }
+    if (named.length) node.append(list);
+    return node;
   }
   if (type.type === 'object') {
     const list = el('dl', { class: 'object' });
     for (const member of type.members || []) {
       if (!(member.name in value)) continue;
-      list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name])));
+      list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows)));
     }
     return list;
   }
   if (typeof value === 'object') return document.createTextNode(inlineText(value));
+  if (type.format === 'date-time') return el('time', { datetime: value, 'data-format': type.format }, value);
+  if (type.format) return el('span', { 'data-format': type.format }, String(value));
   return document.createTextNode(String(value));
 }
 
-function rowNode(items, element) {
-  return el('tr', {}, ...items.members.map((member) =>
-    el('td', { 'data-name': member.name }, member.name in element ? valueNode(member, element[member.name]) : '')));
+function rowNode(items, element, rows) {
+  const commands = rows ? rows.commands(items) : [];
+  const row = el('tr', {}, ...items.members.map((member) =>
+    el('td', { 'data-name': member.name }, member.name in element ? valueNode(member, element[member.name], rows) : '')));
+  if (commands.length) {
+    row.append(el('td', { class: 'row-actions' }, ...commands.flatMap((command, i) => {
+      const button = el('button', { type: 'button', class: 'row-command', 'data-row-command': command.name }, command.label);
+      button.addEventListener('click', () => rows.press(command.name, element));
+      return i > 0 ? [' ', button] : [button];
+    })));
+  }
+  return row;
 }
 
 export class FormView {
@@ -67,6 +107,12 @@ export class FormView {
     this.timers = new Map();  // field -> debounce timer: an edit not yet sent
     this.edits = new Map();   // field -> {value, id}: the last edit sent and not yet answered
     this.closed = false;
+    // A list of structs gets a button per command that takes its element (todoList's toggle).
+    this.rows = {
+      commands: (items) => schema.commands.filter((command) => command.args && command.args.type === 'object'
+        && command.args.typeName !== undefined && command.args.typeName === items.typeName),
+      press: (name, element) => this.invoke(name, element),
+    };
     this.element = this.build();
   }
 
@@ -118,10 +164,28 @@ export class FormView {
       if (field.nullable) control.append(el('option', { value: '' }, '—'));
       for (const value of field.cases) control.append(el('option', { value }, value));
       control.addEventListener('change', () => this.write(field.name));
+    } else if (kind === 'union') {
+      // The case in a select (its name is the field's), the case's members in inputs beside it.
+      control = el('select', { id, name: field.name });
+      if (field.nullable) control.append(el('option', { value: '' }, '—'));
+      for (const item of field.cases) control.append(el('option', { value: item.name }, item.name));
+      const members = el('span', { class: 'union-members', 'data-members-of': field.name });
+      control.addEventListener('change', () => {
+        const current = this.model.state[field.name];
+        this.drawUnionMembers(field, members, control.value, current && current.case === control.value ? current : null);
+        this.write(field.name);
+      });
+      const error = el('span', { class: 'field-error', 'data-error-of': field.name, role: 'alert' });
+      this.controls.set(field.name, { field, control, error, members });
+      return el('div', { class: 'row field', 'data-kind': kind },
+        el('label', { for: id }, field.label), el('span', { class: 'union-control' }, control, members), error);
     } else {
-      if (kind === 'json') control = el('textarea', { id, name: field.name, rows: 3, spellcheck: 'false' });
+      if (kind === 'json' || kind === 'lines') control = el('textarea', { id, name: field.name, rows: kind === 'lines' ? 2 : 3, spellcheck: 'false' });
       else if (kind === 'number') control = el('input', { id, name: field.name, type: 'number', step: field.type === 'integer' ? '1' : 'any' });
-      else control = el('input', { id, name: field.name, type: 'text', autocomplete: 'off', spellcheck: 'false' });
+      else {
+        control = el('input', { id, name: field.name, type: 'text', autocomplete: 'off', spellcheck: 'false' });
+        if (field.format) control.dataset.format = field.format;
+      }
       control.addEventListener('input', () => this.schedule(field.name));
       control.addEventListener('change', () => this.flush(field.name));
     }
@@ -132,8 +196,7 @@ export class FormView {
   }
 
   buildOutput(field) {
-    const array = field.type === 'array';
-    const tag = field.type === 'object' ? 'div' : (array ? 'div' : 'output');
+    const tag = ['object', 'array', 'dictionary', 'union', 'any'].includes(field.type) ? 'div' : 'output';
     const element = el(tag, { 'data-member': field.name, class: 'output' });
     this.outputs.set(field.name, { field, element });
     return el('div', { class: 'row output-row' }, el('span', { class: 'label' }, field.label), element);
@@ -146,7 +209,9 @@ export class FormView {
     cancel.addEventListener('click', () => this.cancel(command.name));
     let args = null;
     if (command.args) {
-      args = el('textarea', { 'data-args-of': command.name, rows: 1, placeholder: 'arguments (JSON)', spellcheck: 'false' });
+      const hint = command.args.type === 'object' ? (command.args.typeName || 'object') + ' as name: value, … (or a row\'s button)'
+        : (command.args.typeName || command.args.type);
+      args = el('textarea', { 'data-args-of': command.name, rows: 1, placeholder: 'arguments: ' + hint, spellcheck: 'false' });
     }
     const result = el('output', { class: 'result', 'data-result-of': command.name });
     this.commands.set(command.name, { command, button, cancel, args, result });
@@ -307,6 +372,7 @@ export class FormView {
     const { field, control, error } = this.controls.get(name);
     let parsed;
     if (control.type === 'checkbox') parsed = { ok: true, value: control.checked };
+    else if (field.type === 'union') parsed = this.readUnion(name);
     else parsed = parseText(field, control.value, control.validity ? control.validity.badInput : false);
     if (!parsed.ok) {
       error.textContent = parsed.error;
@@ -315,6 +381,36 @@ export class FormView {
     error.textContent = '';
     this.edits.set(name, { value: parsed.value, id: null });
     return parsed.value;
+  }
+
+  /** A union's value from its case select and its members' inputs. */
+  readUnion(name) {
+    const { field, control, members } = this.controls.get(name);
+    if (control.value === '') return field.nullable ? { ok: true, value: null } : { ok: false, error: 'pick a case' };
+    const found = unionCase(field, control.value);
+    const value = { case: found.name };
+    for (const member of found.members) {
+      const input = members.querySelector(`[data-union-member="${member.name}"]`);
+      const parsed = typeParse(member, input ? input.value : '');
+      if (!parsed.ok) return { ok: false, error: member.name + ': ' + parsed.error };
+      if (parsed.value !== null || !member.optional) value[member.name] = parsed.value;
+    }
+    return { ok: true, value };
+  }
+
+  /** Puts inputs for the members of the union case `name` in `container`, showing `value`'s. */
+  drawUnionMembers(field, container, name, value) {
+    const found = unionCase(field, name);
+    const inputs = (found ? found.members : []).map((member) => {
+      const input = el('input', { type: 'text', 'data-union-member': member.name, size: 8, autocomplete: 'off', spellcheck: 'false',
+        'aria-label': member.name });
+      if (member.format) input.dataset.format = member.format;
+      input.value = value && value[member.name] !== undefined ? typeText(member, value[member.name]) : '';
+      input.addEventListener('input', () => this.schedule(field.name));
+      input.addEventListener('change', () => this.flush(field.name));
+      return /^_\d+$/.test(member.name) ? input : el('label', {}, member.name + ' ', input);
+    });
+    container.replaceChildren(...inputs);
   }
 
   send(name, value) {
@@ -341,18 +437,21 @@ export class FormView {
 
   // Commands and history.
 
-  async invoke(name) {
+  /** Invokes a command: with `args` (a row's value, as shown), else what its arguments box holds. */
+  async invoke(name, args = undefined) {
     this.flushAll();
     const entry = this.commands.get(name);
     const params = { session: this.model.session, command: name };
-    if (entry.args && entry.args.value.trim() !== '') {
-      try {
-        params.args = JSON.parse(entry.args.value);
-      } catch (error) {
-        this.model.outcomes[name] = { ok: false, error: { message: 'arguments: not JSON: ' + error.message } };
+    if (args !== undefined) {
+      params.args = args;
+    } else if (entry.args && entry.args.value.trim() !== '') {
+      const parsed = typeParse(entry.command.args, entry.args.value);
+      if (!parsed.ok) {
+        this.model.outcomes[name] = { ok: false, error: { message: 'arguments: ' + parsed.error + ' (not sent)' } };
         this.drawCommand(name);
         return;
       }
+      params.args = parsed.value;
     }
     const { id, promise } = this.connection.call('invoke', params);
     this.model.beginInvoke(id, name);
@@ -426,6 +525,15 @@ export class FormView {
       control.checked = value === true;
       return;
     }
+    if (field.type === 'union') {
+      const { members } = this.controls.get(name);
+      const inside = members.contains(document.activeElement);
+      const name_ = value === null || value === undefined ? '' : value.case;
+      if (inside && control.value === name_) return; // typing in a member: its text wins
+      control.value = name_;
+      this.drawUnionMembers(field, members, name_, value);
+      return;
+    }
     const text = controlText(field, value);
     if (control.value === text) return;
     if (control.type === 'number' && text !== '' && Number(control.value) === Number(text) && control.value !== '') return;
@@ -448,7 +556,7 @@ export class FormView {
     element.toggleAttribute('data-null', value === null);
     if (value === null || typeof value !== 'object') element.dataset.value = JSON.stringify(value);
     if (Array.isArray(value)) element.dataset.length = String(value.length);
-    element.replaceChildren(valueNode(field, value));
+    element.replaceChildren(valueNode(field, value, this.rows));
   }
 
   /** Applies splice ops to a list's rows in place: only the inserted and deleted rows change. */
@@ -464,7 +572,7 @@ export class FormView {
       for (let i = 0; i < op.delete; i++) container.children[op.at].remove();
       const before = container.children[op.at] || null;
       for (const value of op.insert) {
-        const node = items.type === 'object' ? rowNode(items, value) : el('li', {}, valueNode(items, value));
+        const node = items.type === 'object' ? rowNode(items, value, this.rows) : el('li', {}, valueNode(items, value, this.rows));
         container.insertBefore(node, before);
       }
     }

@@ -3,6 +3,8 @@
 -- without touching its label; u and <C-r> undo and redo in the daemon.
 local edit = require('bindery.edit')
 local json = require('bindery.json')
+local layout = require('bindery.layout')
+local types = require('bindery.types')
 local ui = require('bindery.ui')
 local values = require('bindery.values')
 local view = require('bindery.view')
@@ -35,7 +37,9 @@ local function send_invoke(form, command, args)
   view.render(form)
 end
 
-function M.invoke(form, command)
+-- Invokes a command; args: its argument (a row's value), else asked for
+-- when it takes one.
+function M.invoke(form, command, args)
   if not alive(form) then return end
   -- Writes still waiting for their pause go first: the command must see them.
   edit.flush_and_wait(form)
@@ -47,12 +51,70 @@ function M.invoke(form, command)
     ui.warn(command.label .. ' is disabled')
     return
   end
-  if not command.args then return send_invoke(form, command, nil) end
-  vim.ui.input({ prompt = command.label .. ' arguments (JSON): ' }, function(input)
+  if args ~= nil or not command.args then return send_invoke(form, command, args) end
+  local hint = command.args.typeName or command.args.type
+  if command.args.type == 'object' then hint = hint .. ' as name: value, …; or <CR> on a row' end
+  vim.ui.input({ prompt = command.label .. ' (' .. hint .. '): ' }, function(input)
     if not input or form.closed or form.dead then return end
-    local ok, args = pcall(json.decode, input)
-    if not ok then return ui.error('arguments: ' .. args) end
-    send_invoke(form, command, json.prepare(args))
+    local ok, value = types.parse(command.args, input)
+    if not ok then return ui.error(command.label .. ': ' .. value .. ' (not sent)') end
+    send_invoke(form, command, value)
+  end)
+end
+
+-- <CR> on an element of a list with row buttons: the button under the
+-- cursor, the only one, or one picked.
+local function press_row(form, block)
+  local offset = api.nvim_win_get_cursor(0)[1] - 1 - block.start
+  local item = offset >= 1 and (form.state[block.field.name] or {})[offset]
+  if item == nil then return false end
+  local col = api.nvim_win_get_cursor(0)[2]
+  local spans = layout.row_buttons(block.row_commands)
+  local function press(command) M.invoke(form, command, json.prepare(item)) end
+  for _, span in ipairs(spans) do
+    if col >= span.from and col < span.to then press(span.command) return true end
+  end
+  if #spans == 1 then press(spans[1].command) return true end
+  vim.ui.select(block.row_commands, {
+    prompt = 'Row:', format_item = function(command) return command.label end,
+  }, function(command)
+    if command and alive(form) then press(command) end
+  end)
+  return true
+end
+
+-- A union field: pick the case, then type each of its members (the current
+-- values offered when the case stays).
+local function pick_case(form, field)
+  local names = {}
+  for _, case in ipairs(field.cases or {}) do names[#names + 1] = case.name end
+  if field.nullable then names[#names + 1] = '' end
+  vim.ui.select(names, {
+    prompt = field.label .. ':',
+    format_item = function(item) return item == '' and '(none)' or item end,
+  }, function(choice)
+    if not choice or not alive(form) then return end
+    if choice == '' then return edit.set(form, field.name, '') end
+    local case = types.union_case(field, choice)
+    local current = form.state[field.name]
+    local value = { case = choice }
+    local function ask(i)
+      local member = case.members[i]
+      if not member then return edit.set(form, field.name, types.text(field, value)) end
+      local default = ''
+      if type(current) == 'table' and current.case == choice and current[member.name] ~= nil then
+        default = types.text(member, current[member.name], true)
+      end
+      vim.ui.input({ prompt = ('%s %s (%s): '):format(choice, member.name, member.format or member.type), default = default },
+        function(input)
+          if input == nil or not alive(form) then return end
+          local ok, v = types.parse(member, input, true)
+          if not ok then return ui.error(('%s: %s (not sent)'):format(member.name, v)) end
+          value[member.name] = v
+          ask(i + 1)
+        end)
+    end
+    ask(1)
   end)
 end
 
@@ -64,6 +126,7 @@ function M.activate(form)
   if block.command then return M.invoke(form, block.command) end
   local field = block.field
   if not field then return end
+  if block.row_commands and press_row(form, block) then return end
   if not field.writable then
     ui.warn(field.label .. ' is read-only')
   elseif field.type == 'boolean' then
@@ -78,6 +141,8 @@ function M.activate(form)
     }, function(choice)
       if choice and alive(form) then edit.set(form, field.name, choice) end
     end)
+  elseif field.type == 'union' then
+    pick_case(form, field)
   else
     vim.cmd('startinsert!')
   end

@@ -1,7 +1,8 @@
 -- JSON decoding that remembers the order of object members. vim.json forgets
 -- it, and a form should show a struct's members in the order the view model
 -- declares them (a movie as "id, fullTitle, givenRating", not alphabetical).
--- Encoding is vim.json's: nothing we send depends on member order.
+-- Encoding keeps that order too: a value sent back as it was shown (a row of
+-- a list, as a command's argument) goes with its members as they came.
 local M = {}
 
 local byte, sub, find, char = string.byte, string.sub, string.find, string.char
@@ -122,15 +123,67 @@ function M.decode(s)
   return v
 end
 
-M.encode = vim.json.encode
+local encode_scalar = vim.json.encode
+local islist = vim.islist or vim.tbl_islist
 
--- A decoded value made ready for vim.json.encode, which writes an empty
--- table as [] unless it is vim.empty_dict().
+local function encode_into(v, out)
+  if type(v) ~= 'table' or v == vim.NIL then
+    out[#out + 1] = encode_scalar(v)
+    return
+  end
+  local keys = order[v]
+  if not keys then
+    if next(v) == nil or islist(v) then
+      if next(v) == nil then
+        out[#out + 1] = encode_scalar(v) -- [] or, for vim.empty_dict(), {}
+        return
+      end
+      out[#out + 1] = '['
+      for i, item in ipairs(v) do
+        if i > 1 then out[#out + 1] = ',' end
+        encode_into(item, out)
+      end
+      out[#out + 1] = ']'
+      return
+    end
+    keys = {}
+  end
+  -- Members in the order they came, then any added since (sorted).
+  local all, seen = {}, {}
+  for _, k in ipairs(keys) do
+    if v[k] ~= nil and not seen[k] then all[#all + 1], seen[k] = k, true end
+  end
+  local extra = {}
+  for k in pairs(v) do
+    if not seen[k] then extra[#extra + 1] = k end
+  end
+  table.sort(extra, function(a, b) return tostring(a) < tostring(b) end)
+  vim.list_extend(all, extra)
+  out[#out + 1] = '{'
+  for i, k in ipairs(all) do
+    if i > 1 then out[#out + 1] = ',' end
+    out[#out + 1] = encode_scalar(tostring(k))
+    out[#out + 1] = ':'
+    encode_into(v[k], out)
+  end
+  out[#out + 1] = '}'
+end
+
+-- Encodes v as JSON; objects decoded here keep their member order.
+function M.encode(v)
+  local out = {}
+  encode_into(v, out)
+  return table.concat(out)
+end
+
+-- A decoded value made ready for M.encode, which writes an empty table as []
+-- unless it is vim.empty_dict() or was decoded from {}.
 function M.prepare(v)
   if type(v) ~= 'table' then return v end
   if order[v] and next(v) == nil then return vim.empty_dict() end
   local copy = {}
   for k, item in pairs(v) do copy[k] = M.prepare(item) end
+  if order[v] then order[copy] = order[v] end
   return copy
 end
 

@@ -16,6 +16,41 @@ function M.title(form)
   return '== ' .. form.type .. (form.key and (' (' .. form.key .. ')') or '') .. ' =='
 end
 
+-- The commands that take one element of a field's list as their argument
+-- (todoList's toggle takes a TodoItem): a button on each of its rows.
+function M.row_commands(form, field)
+  local items = field.type == 'array' and field.items
+  if not (items and items.type == 'object') then return nil end
+  local found = {}
+  for _, command in ipairs(form.schema.commands) do
+    local args = command.args
+    if args and args.type == 'object' and args.typeName ~= nil and args.typeName == items.typeName then
+      found[#found + 1] = command
+    end
+  end
+  return #found > 0 and found or nil
+end
+
+-- The row buttons of a list element's line: { {command, from, to}, ... },
+-- byte columns (0-based, end exclusive).
+function M.row_buttons(commands)
+  local spans, col = {}, 4 -- after "  - "
+  for _, command in ipairs(commands or {}) do
+    local label = '[ ' .. command.label .. ' ]'
+    spans[#spans + 1] = { command = command, from = col, to = col + #label }
+    col = col + #label + 1
+  end
+  return spans
+end
+
+-- The line showing one element of a list block (block.list), with a button
+-- per command that takes the element.
+function M.item_line(item, commands)
+  local buttons = ''
+  for _, command in ipairs(commands or {}) do buttons = buttons .. '[ ' .. command.label .. ' ] ' end
+  return rstrip('  - ' .. buttons .. values.inline(item))
+end
+
 local function field_block(form, field)
   local prefix = field.label .. ': '
   local block = { key = 'field:' .. field.name, field = field, writable = field.writable, prefix = field.label .. ':' }
@@ -23,20 +58,19 @@ local function field_block(form, field)
     block.lines = { prefix .. (form.text[field.name] or '') }
     return block
   end
-  local shown, hanging = values.lines(form.state[field.name])
+  local commands = M.row_commands(form, field)
+  local shown, hanging, list = values.show(field, form.state[field.name], function(item)
+    return M.item_line(item, commands)
+  end)
   local indent = hanging and '' or (' '):rep(vim.fn.strdisplaywidth(prefix))
   -- One line per element after the label line: list splices edit these.
-  block.list = hanging
+  block.list = list
+  block.row_commands = list and commands or nil
   block.lines = { rstrip(prefix .. shown[1]) }
   for i = 2, #shown do
     block.lines[i] = rstrip(indent .. shown[i])
   end
   return block
-end
-
--- The line showing one element of a list block (block.list).
-function M.item_line(item)
-  return rstrip(values.item(item))
 end
 
 -- Whether a command runs: the daemon says so, or our invoke has not answered.

@@ -2,6 +2,7 @@
 -- ({type = 'string'|'boolean'|'integer'|'number'|'enum'|'array'|'object', ...}).
 local compat = require('bindery.compat')
 local json = require('bindery.json')
+local types = require('bindery.types')
 
 local M = {}
 
@@ -62,13 +63,38 @@ function M.item(item)
   return '  - ' .. M.inline(item)
 end
 
+-- How a read-only value of a field's type shows: lines (the first after the
+-- label), whether the others hang (their own indent), and whether they are
+-- a list's elements, one a line (which splices edit). item_line(element)
+-- makes an element's line.
+function M.show(field, v, item_line)
+  local kind = field.type
+  if kind == 'dictionary' or kind == 'union' or kind == 'any' then
+    local lines = types.lines(field, v, item_line)
+    return lines, #lines > 1, false
+  end
+  local lines, hanging = M.lines(v)
+  if hanging and kind == 'array' then
+    for i = 2, #lines do lines[i] = item_line(v[i - 1]) end
+  end
+  return lines, hanging, hanging and kind == 'array'
+end
+
+-- Whether a field's text is read by types.lua (formats, lists, structs,
+-- dictionaries, unions, any) rather than as a plain scalar.
+local function typed(field)
+  local kind = field.type
+  return field.format ~= nil or not (kind == 'string' or kind == 'boolean' or kind == 'integer'
+    or kind == 'number' or kind == 'enum')
+end
+
 -- The one-line text of a writable field, which the person edits in place.
--- Arrays and objects, rarely writable, are edited as JSON.
+-- Lists, structs, dictionaries and unions in the one-line form of types.lua.
 function M.text(field, v)
   if is_null(v) then return '' end
   local kind = field.type
   if kind == 'boolean' then return v and '[x]' or '[ ]' end
-  if kind == 'array' or kind == 'object' then return json.encode(v) end
+  if typed(field) then return types.text(field, v) end
   if type(v) == 'string' then return (v:gsub('\\', '\\\\'):gsub('\n', '\\n')) end
   return M.inline(v)
 end
@@ -82,6 +108,7 @@ function M.parse(field, text)
   local kind = field.type
   local trimmed = vim.trim(text)
   if trimmed == '' and field.nullable and kind ~= 'boolean' then return true, vim.NIL end
+  if typed(field) then return types.parse(field, text) end
   if kind == 'string' then
     return true, (text:gsub('\\(.)', { n = '\n', ['\\'] = '\\' }))
   elseif kind == 'integer' or kind == 'number' then

@@ -77,13 +77,13 @@ end
 -- no other line is written. have: the block's lines in the buffer, which
 -- start at row. Cursors on an element's line follow that element. Returns
 -- the block's lines as they are now.
-local function splice_block(form, ops, row, have, cursors, index)
+local function splice_block(form, ops, row, have, cursors, index, commands)
   if not splices_fit(ops, #have) then return have end
   local lines = have
   for _, op in ipairs(ops) do
     local first, last = 1 + op.at, 1 + op.at + op.delete -- offsets in the block
     local inserted = {}
-    for _, item in ipairs(op.insert) do inserted[#inserted + 1] = layout.item_line(item) end
+    for _, item in ipairs(op.insert) do inserted[#inserted + 1] = layout.item_line(item, commands) end
     api.nvim_buf_set_lines(form.buf, row + first, row + last, false, inserted)
     local spliced = vim.list_slice(lines, 1, first)
     vim.list_extend(spliced, inserted)
@@ -131,7 +131,7 @@ function M.render(form, full)
       end
       local ops = block.field and splices[block.field.name]
       if ops and old[i].list and block.list then
-        have = splice_block(form, ops, row, have, cursors, i)
+        have = splice_block(form, ops, row, have, cursors, i, block.row_commands)
       end
       if not vim.deep_equal(have, block.lines) then
         api.nvim_buf_set_lines(form.buf, row, row + #have, false, block.lines)
@@ -191,9 +191,9 @@ end
 
 -- Highlights columns from..to of a row (to = nil: the end of the line),
 -- clamped to the line: a label being mangled in Insert mode can be shorter.
-local function paint(form, line, row, from, to, group)
+local function paint(form, line, row, from, to, group, priority)
   local last = math.min(to or #line, #line)
-  api.nvim_buf_set_extmark(form.buf, M.ns, row, math.min(from, last), { end_col = last, hl_group = group })
+  api.nvim_buf_set_extmark(form.buf, M.ns, row, math.min(from, last), { end_col = last, hl_group = group, priority = priority })
 end
 
 function M.decorate(form)
@@ -212,6 +212,11 @@ function M.decorate(form)
         for i = 1, #block.lines do
           local line = block.lines[i]
           paint(form, line, row + i - 1, i == 1 and #block.prefix or 0, nil, 'BinderyReadOnly')
+          if i > 1 and block.row_commands then
+            for _, span in ipairs(layout.row_buttons(block.row_commands)) do
+              paint(form, line, row + i - 1, span.from, span.to, 'BinderyButton', 4200)
+            end
+          end
         end
       end
       local message = form.errors[block.field.name]
