@@ -29,7 +29,7 @@ enum OrderError: LocalizedError {
     }
 }
 
-@Observable
+@MainActor @Observable
 class OrderViewModel {
     let catalog: [Product]
     var lines: [OrderLine] = []

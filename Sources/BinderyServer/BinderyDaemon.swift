@@ -94,7 +94,7 @@ public enum BinderyDaemon {
             Task { @MainActor in server.terminate(signal: signalName) }
         }
         // Deterministic: the view models' own tasks run on the main thread too, in one order.
-        if options.isDeterministic { SerialJobs.begin() }
+        if options.isDeterministic { SerialJobs.beginForLife() }
         server.start()
         withExtendedLifetime((server, signals)) {
             if MainLoop.isAvailable { MainLoop.run() } else { dispatchMain() }

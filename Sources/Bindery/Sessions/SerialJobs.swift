@@ -5,10 +5,22 @@ import CSwiftRuntime
 /// debounce's `Task { … }`, a `nonisolated async` method, a sleep that hops off the main actor)
 /// make progress only when the main actor is free, in one order, and a virtual clock advanced
 /// meanwhile sees every sleep they begin. A `--deterministic` daemon runs so for its whole life;
-/// `TestSession` while a session is open. (TCA's tests use the same runtime hook.)
+/// `TestSession` during each step and advance (not for its whole life: other tests of the process
+/// may block the main thread waiting for a job of their own). (TCA's tests use the same runtime hook.)
 @MainActor
 public enum SerialJobs {
     private static var users = 0
+
+    /// Whether global jobs run on the main actor for the whole life of the process (a
+    /// `--deterministic` daemon): then a virtual clock lets a task it does not know run on to its
+    /// next sleep after each wake-up, so one advance carries a debounce and the call after it.
+    public private(set) static var isForLife = false
+
+    /// Global jobs on the main actor from now on, for good.
+    public static func beginForLife() {
+        isForLife = true
+        begin()
+    }
 
     public static func begin() {
         users += 1
@@ -22,7 +34,7 @@ public enum SerialJobs {
 
     /// Lets the jobs waiting on the main actor run, and those they start, many times over: what a
     /// view model's own tasks do before they next suspend on a clock or an answer.
-    public static func settle() async {
-        for _ in 0..<50 { await Task.yield() }
+    public static func settle(yields: Int = 50) async {
+        for _ in 0..<yields { await Task.yield() }
     }
 }

@@ -44,6 +44,9 @@ extension Session {
             do {
                 let result = try body(model, arguments)
                 commandRan(undoable: fieldsBefore)
+                // Re-read after it: members Observation does not see (`@ObservationIgnored`, a
+                // class that is not `@Observable`) reach the client when a command changes them.
+                markDirty()
                 completion(.returned(result))
             } catch let error as CommandArgumentsError {
                 throw .invalidArguments(command: name, error.error)

@@ -126,6 +126,9 @@ public final class Session {
             mustTrackAgain = true
             markDirty()
         }
+        // A model Observation cannot see at all (not `@Observable`): what the write changed is
+        // found by reading again.
+        if !(model is any Observable) { markDirty() }
         guard lastSent[index] != nil else { return false }
         lastSent[index] = value
         if !after.isSameValue(as: value) { markDirty() }

@@ -106,6 +106,10 @@ T.test('valueCatalogue: every kind of value shown', function()
     Address: street: 1 Main St, city: Springfield
     Labels: {name: home, colour: green}
     Context: 1: [], 2: [x]
+    Big count: 9000000000
+    Ratio: 0.5
+    Window: lowerBound: 1, upperBound: 1000000
+    Timeout: 1.5
     Last error: Something went wrong
     Pair: width: 3, height: 4
 
