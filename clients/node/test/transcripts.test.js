@@ -6,11 +6,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { FrameDecoder, encodeFrame } from '../index.js';
-import { GUARD_MS, TRANSCRIPTS_DIR, daemonPath } from '../test-support/daemon.js';
+import { GUARD_MS, TRANSCRIPTS_DIR, appdPath, daemonPath } from '../test-support/daemon.js';
 
 /** The transcript format: bodies are taken byte for byte from their line, never re-serialised. */
 function parseTranscript(bytes) {
-  const transcript = { framing: 'content-length', arguments: [], steps: [], exitCode: 0 };
+  const transcript = { framing: 'content-length', daemon: 'binderyd', arguments: [], steps: [], exitCode: 0 };
   const inPrefix = Buffer.from('{"in":');
   const outPrefix = Buffer.from('{"out":');
   let start = 0;
@@ -30,6 +30,7 @@ function parseTranscript(bytes) {
       else if (typeof value.framing === 'string') {
         transcript.framing = value.framing;
         transcript.arguments = value.arguments ?? [];
+        transcript.daemon = value.daemon ?? 'binderyd'; // "appd": recorded with appd, replayed against it
       } else if (Number.isInteger(value.exit)) transcript.exitCode = value.exit;
       else throw new Error(`unrecognised transcript line: ${line}`);
     }
@@ -69,7 +70,8 @@ function difference(expected, actual) {
 
 async function replay(file) {
   const transcript = parseTranscript(readFileSync(file));
-  const child = spawn(daemonPath(), transcript.arguments, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const daemon = transcript.daemon === 'appd' ? appdPath() : daemonPath();
+  const child = spawn(daemon, transcript.arguments, { stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });

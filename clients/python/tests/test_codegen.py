@@ -396,7 +396,9 @@ def test_the_appd_typed_script_runs_with_native_values(appd_module: Path, appd_p
         "Buy milk True 2026-01-01T09:30:00+00:00",
         "total 0.3 True None",
         "favorites [1, 2]",
+        "rows [2, 3] 1 True Counter 2: 1 True",
         "films ['The Third Man']",
         "async price 1.1",
         "async point",
+        "async row 1 True",
     ]
