@@ -29,7 +29,8 @@ export type MemberType = ValueType & { name: string; optional: boolean };
 
 /** A member's value type in a schema (protocol.md, "Value types"). */
 export interface ValueType {
-  type: 'string' | 'boolean' | 'integer' | 'number' | 'enum' | 'array' | 'object' | 'dictionary' | 'union' | 'any';
+  type: 'string' | 'boolean' | 'integer' | 'number' | 'enum' | 'array' | 'object' | 'dictionary' | 'union' | 'any'
+    | 'viewModel';
   nullable: boolean;
   /**
    * What a `string` or `array` stands for: `date-time`, `uuid`, `uri`, `decimal`, `byte`, `error`,
@@ -44,8 +45,13 @@ export interface ValueType {
   uniqueItems?: boolean;
   /** The value type of a `dictionary`. */
   values?: ValueType;
-  /** The Swift name of an `object` (a struct) or a `union` (an enum with payloads). */
+  /** The Swift name of an `object` (a struct), a `union` (an enum with payloads) or a `viewModel`. */
   typeName?: string;
+  /**
+   * A `viewModel` (a child view model) type's own schema, nested; a type that contains itself is
+   * described inside itself by `{type: name}` only.
+   */
+  schema?: Schema | { type: string };
   /** The members of an `object`, in decoding order; an `optional` one is left out when it has no value. */
   members?: MemberType[];
 }
@@ -301,8 +307,13 @@ export declare class Client extends EventEmitter {
 // ---------------------------------------------------------------------------------------------
 // Session
 
+/** A child view model as its parent's state shows it: `{session: id}` (protocol.md, "Child view models"). */
+export interface ChildRef {
+  readonly session: number;
+}
+
 export declare class Session extends EventEmitter {
-  /** Made by `client.open`. */
+  /** Made by `client.open`, or by the client for a child view model its parent shows. */
   private constructor();
   readonly id: number;
   readonly type: string;
@@ -323,6 +334,19 @@ export declare class Session extends EventEmitter {
   readonly commands: string[];
   /** Fields, outputs, and `c.enabled` / `c.running` per command. */
   readonly members: string[];
+  /** The session whose member shows this one (a child view model); null for one `client.open` made. */
+  readonly parent: Session | null;
+  /** True once the parent no longer shows this child: it is closed too, and calls reject. */
+  readonly detached: boolean;
+  /**
+   * The child session a member shows (a tab, a detail), null while it shows none; the same object
+   * every time. TypeError for a member holding rows (see `rows`) or no view model.
+   */
+  child(name: string): Session | null;
+  /** The child sessions an array member shows, in its current order; each row keeps its session. */
+  rows(name: string): Session[];
+  /** The child sessions a member shows (rows, one, or none), or with no name every child shown. */
+  children(name?: string): Session[];
   get(name: string): JsonValue | undefined;
   /** A member's value as native values (Date, Uint8Array, Set), read by its type in the schema. */
   value<T = DecodedValue>(name: string): T | undefined;

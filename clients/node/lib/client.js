@@ -7,7 +7,7 @@ import { connectSocket, socketPath } from './socket.js';
 import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
 } from './errors.js';
-import { Session } from './session.js';
+import { Session, childRefs } from './session.js';
 import { encodeValue } from './values.js';
 
 /** This package's version (kept equal to package.json's by a test). */
@@ -69,7 +69,7 @@ export class Client extends EventEmitter {
     /** The capabilities the daemon agreed to in `initialize` (`{splices: true}`); empty before. */
     this.capabilities = {};
     this.connection.on('notification', (method, params) => {
-      if (method === 'didChange') this.#sessions.get(params?.session)?._applyDidChange(params);
+      if (method === 'didChange') this.#didChange(params);
       this.emit('notification', method, params);
     });
     this.connection.on('protocolError', (error) => this.emit('protocolError', error));
@@ -243,6 +243,7 @@ export class Client extends EventEmitter {
         } else {
           session = new Session(this, schema, opened, key);
           this.#sessions.set(session.id, session);
+          this._takeChildren(session, opened.children ?? {}, true);
         }
       },
     });
@@ -299,9 +300,88 @@ export class Client extends EventEmitter {
     return this.connection.startRequest(method, params, { ...options, timeout });
   }
 
-  /** @internal Called by a session once it is closed. */
+  /** @internal Called by a session once it is closed: so are the children under it. */
   _forget(session) {
+    const below = this.#descendants(session);
     if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
+    for (const child of below) child._markClosed();
+  }
+
+  /** @internal A held session by id (a child a state shows), else undefined. */
+  _session(id) {
+    return this.#sessions.get(id);
+  }
+
+  /**
+   * @internal Adopts a message's `children` ({"<id>": {type, revision, state}}; protocol.md,
+   * "Child view models"): a new id is a new child Session, a known one has its state replaced (a
+   * resync). `whole`: the message lists every child under `parent` (session/open, session/state),
+   * so one held here and not listed is detached.
+   */
+  _takeChildren(parent, children, whole) {
+    const known = whole ? this.#descendants(parent) : [];
+    const listed = new Set();
+    for (const [key, entry] of Object.entries(children ?? {})) {
+      const id = Number(key);
+      if (!Number.isInteger(id) || entry === null || typeof entry !== 'object') continue;
+      listed.add(id);
+      const existing = this.#sessions.get(id);
+      if (existing) {
+        existing._resyncFrom(entry);
+        continue;
+      }
+      const schema = this.#schemas.get(entry.type) ?? { type: String(entry.type), fields: [], commands: [] };
+      const child = new Session(this, schema, { session: id, revision: entry.revision ?? 0, state: entry.state ?? {} });
+      child._parent = parent; // until #link finds the session whose state shows it
+      this.#sessions.set(id, child);
+    }
+    this.#link(parent);
+    for (const session of known) if (!listed.has(session.id)) session._detach();
+  }
+
+  // A didChange: new children first (the parent's listeners may ask for them), then the parent's
+  // changes, then the children it no longer shows, detached (with every session under them).
+  #didChange(params) {
+    const session = this.#sessions.get(params?.session);
+    if (!session) return;
+    const children = params.children !== null && typeof params.children === 'object' ? params.children : null;
+    if (children) this._takeChildren(session, children, false);
+    session._applyDidChange(params);
+    if (children) this.#link(session);
+    for (const id of Array.isArray(params.detached) ? params.detached : []) {
+      const gone = this.#sessions.get(id);
+      if (!gone) continue;
+      for (const below of this.#descendants(gone)) below._detach();
+      gone._detach();
+    }
+  }
+
+  // Sets `parent` of every session the tree under `parent` shows.
+  #link(parent) {
+    const todo = [parent];
+    const seen = new Set([parent.id]);
+    while (todo.length > 0) {
+      const session = todo.pop();
+      for (const id of childRefs(session.state)) {
+        const child = this.#sessions.get(id);
+        if (!child || seen.has(id)) continue;
+        seen.add(id);
+        child._parent = session;
+        todo.push(child);
+      }
+    }
+  }
+
+  // Every held session under `session` (children, their children...).
+  #descendants(session) {
+    const found = [];
+    let frontier = new Set([session]);
+    while (frontier.size > 0) {
+      const below = [...this.#sessions.values()].filter((s) => frontier.has(s._parent) && !found.includes(s));
+      found.push(...below);
+      frontier = new Set(below);
+    }
+    return found;
   }
 
   async #close(timeout) {
@@ -331,7 +411,12 @@ export class Client extends EventEmitter {
   }
 
   #remember(viewModels = []) {
-    for (const schema of viewModels) this.#schemas.set(schema.type, schema);
+    const named = new Set(viewModels.map((schema) => schema.type));
+    for (const schema of viewModels) {
+      this.#schemas.set(schema.type, schema);
+      // Child view model types, by their type name (protocol.md, "Child view models").
+      for (const nested of nestedSchemas(schema)) if (!named.has(nested.type)) this.#schemas.set(nested.type, nested);
+    }
   }
 }
 
@@ -346,6 +431,29 @@ function checkObserved(schema, names) {
   const known = schema.fields.map((field) => field.name);
   throw new UnknownFieldError(`Unknown field "${unknown}" in observe of ${schema.type}; known: ${known.join(', ')}`,
     { data: { field: unknown, known }, method: 'session/open', local: true });
+}
+
+/**
+ * The schemas of the child view model types a schema nests, each once; a type described inside
+ * itself (`{type: name}` only) is not repeated.
+ */
+function nestedSchemas(schema) {
+  const found = new Map();
+  const walk = (type) => {
+    if (type === null || typeof type !== 'object') return;
+    if (type.type === 'viewModel') {
+      const nested = type.schema;
+      if (nested && Array.isArray(nested.fields) && !found.has(nested.type)) {
+        found.set(nested.type, nested);
+        for (const field of nested.fields) walk(field);
+      }
+      return;
+    }
+    walk(type.items);
+    walk(type.values);
+  };
+  for (const field of schema.fields ?? []) walk(field);
+  return [...found.values()];
 }
 
 function within(promise, ms) {

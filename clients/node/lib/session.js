@@ -27,6 +27,7 @@ export class Session extends EventEmitter {
   #state;
   #revision;
   #closed = false;
+  #detached = false;
   #resyncing = false;
   // setField requests in flight: id -> { field, value, echoed } (did a didChange it caused carry
   // the field?); `value` is what a splice of that field applies to (see #splice)
@@ -59,6 +60,91 @@ export class Session extends EventEmitter {
     this.restored = opened.restored ?? false;
     this.#revision = opened.revision;
     this.#state = { ...opened.state };
+    /** @internal The session whose member shows this one (a child view model); set by the client. */
+    this._parent = null;
+  }
+
+  /**
+   * The session whose member shows this one, for a child view model (a tab, a row, a detail:
+   * protocol.md, "Child view models"); null for a session opened with `client.open`.
+   */
+  get parent() {
+    return this._parent;
+  }
+
+  /**
+   * True once the parent no longer shows this child (the daemon closed its session): it is
+   * `closed` too, and every call on it rejects with SessionClosedError.
+   */
+  get detached() {
+    return this.#detached;
+  }
+
+  /**
+   * The child session a member shows (a tab, a detail): a Session like any other (`set`,
+   * `invoke`, `state`, `undo`, events...), kept current by its own didChanges; null while the
+   * member is null. The same object every time, until the parent shows another (this one is then
+   * `detached`). A member holding rows throws TypeError: see `rows`.
+   * @param {string} name
+   * @returns {Session | null}
+   */
+  child(name) {
+    const value = this.get(name);
+    if (this.#childKind(name, value) === 'rows') {
+      throw new TypeError(`"${name}" of ${this.type} holds rows of child view models: use rows("${name}")`);
+    }
+    return value === null || value === undefined ? null : this.#childSession(name, value);
+  }
+
+  /**
+   * The child sessions an array member shows, in its current order (inserts, removals and moves
+   * followed): each row keeps its session however the rows move. A member holding one child
+   * throws TypeError: see `child`.
+   * @param {string} name
+   * @returns {Session[]}
+   */
+  rows(name) {
+    const value = this.get(name);
+    if (this.#childKind(name, value) === 'one') {
+      throw new TypeError(`"${name}" of ${this.type} holds one child view model, not rows: use child("${name}")`);
+    }
+    return (value ?? []).map((item) => this.#childSession(name, item));
+  }
+
+  /**
+   * The child sessions a member shows (its rows, its one child, or none), or with no name every
+   * child this session shows, in member order.
+   * @param {string} [name]
+   * @returns {Session[]}
+   */
+  children(name) {
+    if (name !== undefined) {
+      const value = this.get(name);
+      const items = this.#childKind(name, value) === 'rows' ? (value ?? []) : [value];
+      return items.filter((item) => item !== null && item !== undefined).map((item) => this.#childSession(name, item));
+    }
+    return childRefs(this.#state).map((id) => this.#client._session(id)).filter((session) => session !== undefined);
+  }
+
+  // 'one' or 'rows'; TypeError for a member that shows no child view model.
+  #childKind(name, value) {
+    const kind = childKind(this.#memberType(name));
+    if (kind) return kind;
+    if (this.#schema.fields.length === 0) { // no schema: read the value
+      if (Array.isArray(value)) return 'rows';
+      if (childRef(value) !== null) return 'one';
+    }
+    throw new TypeError(`"${name}" of ${this.type} is not a child view model (its type is ${this.#memberType(name)?.type ?? 'unknown'})`);
+  }
+
+  #childSession(name, value) {
+    const id = childRef(value);
+    const session = id === null ? undefined : this.#client._session(id);
+    if (!session) {
+      throw new UnknownSessionError(`${this.type}.${name} shows ${JSON.stringify(value)}, a child session this client does not hold`,
+        { data: { session: id }, local: true });
+    }
+    return session;
   }
 
   /** The current value of every observed member: a snapshot, replaced on each change. */
@@ -251,7 +337,7 @@ export class Session extends EventEmitter {
     this.#checkOpen();
     await this.#client.request('session/state', { session: this.id }, {
       ...options,
-      onResponse: (result) => this.#replace(result, 'refresh'),
+      onResponse: (result) => this.#replace(result, 'refresh', true),
     });
     return this.#state;
   }
@@ -422,7 +508,19 @@ export class Session extends EventEmitter {
   _reopen(opened) {
     this.reopened = opened.reopened ?? true;
     this.restored = opened.restored ?? false;
-    this.#replace(opened, 'reopen');
+    this.#replace(opened, 'reopen', true);
+  }
+
+  /** @internal A child's whole state, listed in its parent's session/state (a resync). */
+  _resyncFrom(entry) {
+    this.#replace(entry, 'resync');
+  }
+
+  /** @internal The parent no longer shows this child: the daemon closed its session. */
+  _detach() {
+    if (this.#closed) return;
+    this.#detached = true;
+    this._markClosed();
   }
 
   /** @internal The session is gone: ends iterators, fails waiters, forgets it in the client. */
@@ -430,7 +528,8 @@ export class Session extends EventEmitter {
     if (this.#closed) return;
     this.#closed = true;
     this.#client._forget(this);
-    const failure = error ?? new SessionClosedError(`session ${this.id} (${this.type}) was closed`, { local: true });
+    const failure = error ?? new SessionClosedError(this.#detached ? this.#detachedMessage()
+      : `session ${this.id} (${this.type}) was closed`, { local: true });
     for (const waiter of [...this.#waiters]) waiter.fail(failure);
     this.emit('close', error);
   }
@@ -466,7 +565,14 @@ export class Session extends EventEmitter {
     });
   }
 
+  #detachedMessage() {
+    return `session ${this.id} (${this.type}) is detached: its parent, session ${this._parent?.id ?? '?'}, no longer shows it`;
+  }
+
   #checkOpen() {
+    if (this.#detached) {
+      throw new SessionClosedError(this.#detachedMessage(), { data: { session: this.id }, local: true });
+    }
     if (this.#closed) {
       throw new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { data: { session: this.id }, local: true });
     }
@@ -497,7 +603,7 @@ export class Session extends EventEmitter {
     this.#client.connection.request('session/state', { session: this.id }, {
       onResponse: (result) => {
         this.#resyncing = false;
-        this.#replace(result, 'resync');
+        this.#replace(result, 'resync', true);
       },
     }).catch((error) => {
       this.#resyncing = false;
@@ -505,11 +611,13 @@ export class Session extends EventEmitter {
     });
   }
 
-  // Adopts a whole fetched state; emits what differs from before as one change set.
-  #replace({ revision, state }, source) {
+  // Adopts a whole fetched state; emits what differs from before as one change set. `whole`: the
+  // result lists every child under the session (session/state, session/open), adopted first.
+  #replace({ revision, state, children }, source, whole = false) {
     const before = this.#state;
     this.#state = { ...state };
     this.#revision = revision;
+    if (whole) this.#client._takeChildren(this, children ?? {}, true);
     const changes = {};
     for (const [name, value] of Object.entries(state)) {
       if (!Object.hasOwn(before, name) || JSON.stringify(before[name]) !== JSON.stringify(value)) changes[name] = value;
@@ -523,6 +631,35 @@ export class Session extends EventEmitter {
   #stateChanged() {
     for (const waiter of [...this.#waiters]) waiter.check();
   }
+}
+
+/**
+ * How a member's type object holds child view models: 'one', 'rows' (an array of them), or null.
+ * @param {object | undefined} type
+ */
+export function childKind(type) {
+  if (type?.type === 'viewModel') return 'one';
+  if (type?.type === 'array' && type.items?.type === 'viewModel') return 'rows';
+  return null;
+}
+
+/** The session id of a child as a parent's state shows it (`{session: id}`), else null. */
+export function childRef(value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === 'session' && Number.isInteger(value.session) ? value.session : null;
+}
+
+/** Every child session id a state shows, in member order (rows in their order). */
+export function childRefs(state) {
+  const found = [];
+  for (const value of Object.values(state)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      const id = childRef(item);
+      if (id !== null) found.push(id);
+    }
+  }
+  return found;
 }
 
 /**

@@ -10,6 +10,8 @@
 // (Session#values, `invoke(..., { native: true })`). A type without such values has the session's
 // `state` itself, as before.
 
+import { UnknownSessionError } from './errors.js';
+
 /**
  * A Session of one view model type (the subclass's static `type`), opened with the schemaHash the
  * subclass was generated from (its static `schemaHash`).
@@ -108,6 +110,16 @@ export class TypedSession {
   async waitUntil(predicate, options) {
     await this.session.waitUntil((state) => predicate(this.#read(state)), options);
     return this.state;
+  }
+
+  /** @internal The child session a member that is never null shows (the generated accessors' base). */
+  _child(name) {
+    const child = this.session.child(name);
+    if (child === null) {
+      throw new UnknownSessionError(`${this.session.type}.${name} shows no child view model`,
+        { data: { session: this.session.id }, local: true });
+    }
+    return child;
   }
 
   /** Re-reads the whole state (Session#refresh). */

@@ -30,7 +30,7 @@ function parseTranscript(bytes) {
       else if (typeof value.framing === 'string') {
         transcript.framing = value.framing;
         transcript.arguments = value.arguments ?? [];
-        transcript.daemon = value.daemon ?? transcript.daemon; // or 'appd': Examples/AppViewModels' daemon
+        transcript.daemon = value.daemon ?? 'binderyd'; // "appd": recorded with appd, replayed against it
       } else if (Number.isInteger(value.exit)) transcript.exitCode = value.exit;
       else throw new Error(`unrecognised transcript line: ${line}`);
     }
@@ -70,8 +70,8 @@ function difference(expected, actual) {
 
 async function replay(file) {
   const transcript = parseTranscript(readFileSync(file));
-  const executable = transcript.daemon === 'appd' ? appdPath() : daemonPath();
-  const child = spawn(executable, transcript.arguments, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const daemon = transcript.daemon === 'appd' ? appdPath() : daemonPath();
+  const child = spawn(daemon, transcript.arguments, { stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });

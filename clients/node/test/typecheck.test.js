@@ -101,6 +101,37 @@ test('the generator\'s less common paths give typings tsc accepts and a module N
     ['constructor', 'setFrom', 'setStatus', 'setLines', 'setTags', 'setMatrix', 'submit', 'invokeClose', 'count']);
 });
 
+test('child view models: a class per type, a type that contains itself, names that clash', async (t) => {
+  // clients/codegen/testdata/children.json: a tree node whose rows are nodes (described inside
+  // itself by its name only), one child type under two members, a child type named like a selected
+  // type (`Badge` beside `badge`: BadgeChildSession), a child member named `state` (childState()).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bindery-codegen-children-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  await run('python3', [path.join(REPO_ROOT, 'clients', 'codegen', 'bindery-codegen'),
+    '--schema', path.join(REPO_ROOT, 'clients', 'codegen', 'testdata', 'children.json'),
+    '--node', path.join(dir, 'outline.js'), '--node-import', path.join(PACKAGE_DIR, 'index.js')]);
+  writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(path.join(dir, 'use-outline.ts'), [
+    `import { Client } from ${JSON.stringify(path.join(PACKAGE_DIR, 'index.js'))};`,
+    "import { BadgeChildSession, NodeViewModelSession, OutlineSession } from './outline.js';",
+    'const outline = await OutlineSession.open(await Client.spawn());',
+    'const grandchildren: NodeViewModelSession[] = outline.root().children()[0].children();',
+    'const badge: BadgeChildSession | null = outline.root().childState();',
+    "await outline.pinned()[0].setText('x');",
+    'await outline.selection().addChild(); // error TS2531',
+    "await outline.root().setText('x'); // error TS2339",
+    'console.log(grandchildren, badge);',
+    '',
+  ].join('\n'));
+  const { errors, output } = await compile('use-outline.ts', dir);
+  assert.deepEqual(errors, ['use-outline.ts:7 TS2531', 'use-outline.ts:8 TS2339'], output);
+  const outline = await import(pathToFileURL(path.join(dir, 'outline.js')).href);
+  assert.deepEqual(Object.keys(outline), ['BadgeChildSession', 'BadgeSession', 'NodeViewModelSession', 'OutlineSession']);
+  assert.equal(outline.BadgeChildSession.type, 'Badge');
+  assert.deepEqual(Object.getOwnPropertyNames(outline.NodeViewModelSession.prototype),
+    ['constructor', 'children', 'childState', 'setTitle', 'addChild']);
+});
+
 test('typings generated for appd type native values, sets, dictionaries and unions; wrong ones fail', async (t) => {
   // appd's view models (Examples/AppViewModels), described by the real appd: the generated typings
   // beside copies of test/typecheck/uses-appd.ts (accepted) and misuses-appd.ts (the marked errors:

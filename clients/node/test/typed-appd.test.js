@@ -70,3 +70,26 @@ test('todoList and order through their typed classes: rows passed back, exact to
   await order.remove(order.state.lines[0]);
   assert.equal(order.state.total, '0.2');
 });
+
+test('tabbedApp through its typed classes: a typed session per child, rows in order, the detail', async (t) => {
+  const client = await spawnAppd(t);
+  const app = await appd.TabbedAppSession.open(client);
+  const counters = app.countersTab();
+  assert.ok(counters instanceof appd.CountersTabViewModelSession);
+  assert.equal(counters.session, app.session.child('countersTab'));
+  for (let i = 0; i < 3; i++) await counters.add();
+  const rows = counters.rows();
+  assert.ok(rows.every((row) => row instanceof appd.CounterRowViewModelSession));
+  await rows[1].increment();
+  await counters.moveToTop(2);
+  await counters.remove(1);
+  assert.deepEqual(counters.rows().map((row) => [row.state.id, row.state.count]), [[2, 1], [3, 0]]);
+  assert.ok(rows[0].session.detached);
+  assert.equal(app.detail(), null);
+  await app.showDetail(2);
+  assert.equal(app.detail().state.summary, 'Counter 2: 1');
+  await app.hideDetail();
+  assert.equal(app.detail(), null);
+  await app.clockTab().start();
+  assert.equal(app.clockTab().state.isRunning, true);
+});

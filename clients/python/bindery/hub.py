@@ -16,8 +16,8 @@ from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
 from .errors import ClientClosed
 from .rpc import Pending, ResultHook
-from .schema import Schema
-from .state import Changes, SessionBase
+from .schema import Schema, nested_schemas
+from .state import Changes, SessionBase, child_refs
 from .values import encode
 
 __all__ = ["Hub", "CLIENT_NAME"]
@@ -171,9 +171,13 @@ class Hub(Generic[S]):
         self._take_schemas(result.get("viewModels") or [])
 
     def _take_schemas(self, view_models: Sequence[Dict[str, Any]]) -> List[Dict[str, Any]]:
+        named = {raw.get("type") for raw in view_models}
         for raw in view_models:
             schema = Schema.from_json(raw)
             self._schemas[schema.type] = schema
+            for nested in nested_schemas(raw):  # child view model types, by their type name
+                if nested["type"] not in named:
+                    self._schemas[nested["type"]] = Schema.from_json(nested)
         return list(view_models)
 
     def schema(self, type_name: str) -> Optional[Schema]:
@@ -226,21 +230,93 @@ class Hub(Generic[S]):
                                     result.get("revision", 0))
         session._restored = bool(result.get("restored"))
         self._sessions[session_id] = session
+        self._take_children(session, result.get("children") or {}, whole=True)
         return session
 
-    def _take_snapshot(self, session: S, result: Dict[str, Any]) -> None:
+    def _take_snapshot(self, session: S, result: Dict[str, Any], whole: bool = True) -> None:
         """A whole state (session/open of a held key, session/state, session/observe) replaces the
-        mirror; the difference is delivered as a change set with ``resync=True``."""
+        mirror; the difference is delivered as a change set with ``resync=True``. ``whole``: the
+        result lists every child under the session (session/open, session/state; not
+        session/observe), whose mirrors are replaced too; a child it no longer lists is detached."""
         changes = session._apply_snapshot(result.get("revision"), result.get("state") or {})
+        self._take_children(session, result.get("children") or {}, whole=whole)
         if changes:
             self._deliver(session, changes)
         else:
             self._touch(session)
 
+    # Child view models (protocol.md, "Child view models"): each a session of its own.
+
+    def _take_children(self, parent: S, children: Mapping[str, Any], whole: bool = False) -> None:
+        """Adopts a message's ``children`` (``{"<id>": {type, revision, state}}``): a new id is a new
+        child session, a known one has its mirror replaced (a resync). Then every session of the
+        tree learns its parent. ``whole``: the message lists every child under ``parent``
+        (session/open, session/state), so one held here and not listed is detached."""
+        known = self._descendants(parent) if whole else []
+        listed = set()
+        for key, entry in children.items():
+            try:
+                ident = int(key)
+            except ValueError:
+                continue
+            listed.add(ident)
+            if not isinstance(entry, dict):
+                continue
+            existing = self._sessions.get(ident)
+            if existing is not None:
+                changes = existing._apply_snapshot(entry.get("revision"), entry.get("state") or {})
+                if changes:
+                    self._deliver(existing, changes)
+                else:
+                    self._touch(existing)
+                continue
+            self._sessions[ident] = self._new_session(ident, str(entry.get("type")), None, entry.get("state") or {},
+                                                      entry.get("revision", 0))
+        self._link(parent)
+        for session in known:
+            if session.id not in listed:
+                self._detach(session)
+
+    def _link(self, parent: S) -> None:
+        """Sets ``parent`` of every session the tree under ``parent`` shows."""
+        todo, seen = [parent], {parent.id}
+        while todo:
+            session = todo.pop()
+            with session._lock:
+                idents = child_refs(session._state)
+            for ident in idents:
+                child = self._sessions.get(ident)
+                if child is not None and ident not in seen:
+                    seen.add(ident)
+                    child._parent = session
+                    todo.append(child)
+
+    def _descendants(self, session: S) -> List[S]:
+        """Every held session under ``session`` (children, their children...)."""
+        found: List[S] = []
+        frontier = {session.id}
+        while frontier:
+            below = [s for s in self._sessions.values() if s._parent is not None and s._parent.id in frontier
+                     and s not in found]
+            found += below
+            frontier = {s.id for s in below}
+        return found
+
+    def _detach(self, session: S) -> None:
+        """The daemon closed a child session (its parent no longer shows it): it and every session
+        under it are closed here, their waiters woken and their change streams ended."""
+        for gone in [session] + self._descendants(session):
+            gone._detached = True
+        self._forget(session)
+
     def _forget(self, session: S) -> None:
         session._mark_closed()
         self._sessions.pop(session.id, None)
         self._touch(session)
+        for child in self._descendants(session):  # closing a parent closes its children
+            child._mark_closed()
+            self._sessions.pop(child.id, None)
+            self._touch(child)
 
     def _on_did_change(self, params: Dict[str, Any]) -> None:
         session = self._sessions.get(params.get("session"))  # type: ignore[arg-type]
@@ -248,7 +324,16 @@ class Hub(Generic[S]):
             logger.debug("bindery: didChange for session %r, not open here", params.get("session"))
             return
         written = self._written(params) if "splices" in params else None
+        children = params.get("children")
+        if isinstance(children, dict):  # new children first: the parent's listeners may ask for them
+            self._take_children(session, children)
         changes, out_of_step = session._apply_did_change(params, written)
+        if isinstance(children, dict):
+            self._link(session)
+        for ident in params.get("detached") or []:
+            gone = self._sessions.get(ident)
+            if gone is not None:
+                self._detach(gone)
         if changes:
             self._deliver(session, changes)
         else:
@@ -308,11 +393,12 @@ class Hub(Generic[S]):
                 self._resync(session)
         return hook
 
-    def _after_snapshot(self, session: S) -> ResultHook:
-        """The on_result hook of session/state and session/observe: the result is the new mirror."""
+    def _after_snapshot(self, session: S, whole: bool = True) -> ResultHook:
+        """The on_result hook of session/state and session/observe: the result is the new mirror
+        (``whole``: with every child under the session, as session/state gives it)."""
         def hook(result: Any, pending: Pending) -> None:
             if isinstance(result, dict):
-                self._take_snapshot(session, result)
+                self._take_snapshot(session, result, whole)
         return hook
 
     def _after_close(self, session: S) -> ResultHook:

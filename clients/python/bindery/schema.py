@@ -6,7 +6,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .errors import UnknownCommand, UnknownField
 
-__all__ = ["FieldSchema", "CommandSchema", "Schema"]
+__all__ = ["FieldSchema", "CommandSchema", "Schema", "child_kind", "nested_schemas"]
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,25 @@ class Schema:
             names += [command.name + ".enabled", command.name + ".running"]
         return names
 
+    def child_kind(self, name: str) -> Optional[str]:
+        """How a member holds child view models (protocol.md, "Child view models"): ``"one"`` for a
+        view model (``nullable`` when it comes and goes), ``"rows"`` for an array of them, else None."""
+        member = self.field_named(name)
+        return child_kind(member.raw) if member is not None else None
+
+    def child_type(self, name: str) -> Optional[str]:
+        """The type name of the child sessions a member shows (``CounterRowViewModel``), else None."""
+        member = self.field_named(name)
+        if member is None:
+            return None
+        t = member.raw.get("items") if child_kind(member.raw) == "rows" else member.raw
+        return t.get("typeName") if isinstance(t, dict) and t.get("type") == "viewModel" else None
+
+    @property
+    def child_members(self) -> List[str]:
+        """The members that show child view models, in declaration order."""
+        return [f.name for f in self.fields if child_kind(f.raw) is not None]
+
     def field_named(self, name: str) -> Optional[FieldSchema]:
         return next((f for f in self.fields if f.name == name), None)
 
@@ -139,6 +158,42 @@ class Schema:
             listing = "known: " + ", ".join(known) if known else "%s has no commands" % self.type
             raise UnknownCommand.make("Unknown command %r in %s; %s" % (name, self.type, listing),
                                       {"session": session, "command": name, "known": known}, local=True)
+
+
+def child_kind(t: Any) -> Optional[str]:
+    """``"one"`` for a view model type object, ``"rows"`` for an array of them, else None."""
+    if not isinstance(t, dict):
+        return None
+    if t.get("type") == "viewModel":
+        return "one"
+    items = t.get("items")
+    if t.get("type") == "array" and isinstance(items, dict) and items.get("type") == "viewModel":
+        return "rows"
+    return None
+
+
+def nested_schemas(raw: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The schemas of the child view model types a schema nests (``{"type": "viewModel", "typeName",
+    "schema"}``), each once, deepest last; a type described inside itself (``{"type": name}``
+    only) is not repeated."""
+    found: Dict[str, Dict[str, Any]] = {}
+
+    def walk(t: Any) -> None:
+        if not isinstance(t, dict):
+            return
+        if t.get("type") == "viewModel":
+            schema = t.get("schema")
+            if isinstance(schema, dict) and "fields" in schema and schema.get("type") not in found:
+                found[schema["type"]] = schema
+                for member in schema.get("fields") or []:
+                    walk(member)
+            return
+        walk(t.get("items"))
+        walk(t.get("values"))
+
+    for member in raw.get("fields") or []:
+        walk(member)
+    return list(found.values())
 
 
 def _list(names: Sequence[str]) -> str:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 import time
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Set, Tuple, TypedDict, overload,
+    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Set, Tuple, TypedDict, TypeVar,
+    cast, overload,
 )
 
 from .endpoint import WAIT_CHANGE, Flow
@@ -23,6 +24,29 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 __all__ = ["Changes", "SessionBase", "MISSING", "History", "Snapshot"]
+
+
+_Self = TypeVar("_Self", bound="SessionBase")
+
+
+def child_ref(value: Any) -> Optional[int]:
+    """The session id of a child as a parent's state shows it (``{"session": id}``), else None."""
+    if isinstance(value, dict) and len(value) == 1:
+        ident = value.get("session")
+        if isinstance(ident, int) and not isinstance(ident, bool):
+            return ident
+    return None
+
+
+def child_refs(state: Mapping[str, Any]) -> List[int]:
+    """Every child session id a state shows, in member order (rows in their order)."""
+    found: List[int] = []
+    for value in state.values():
+        for item in value if isinstance(value, list) else [value]:
+            ident = child_ref(item)
+            if ident is not None:
+                found.append(ident)
+    return found
 
 
 class _Missing:
@@ -100,6 +124,9 @@ class SessionBase:
         self._state: Dict[str, Any] = dict(state)
         self._revision = revision
         self._closed = False
+        self._detached = False
+        #: The session whose state shows this one (a child view model), else None.
+        self._parent: Optional["SessionBase"] = None
         self._restored = False
         self._resyncing = False
         self._stale: Set[str] = set()  # lists whose splice did not fit: out of step until a whole value
@@ -123,6 +150,18 @@ class SessionBase:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def parent(self: _Self) -> Optional[_Self]:
+        """The session whose member shows this one, for a child view model (a tab, a row, a
+        detail: protocol.md, "Child view models"); None for a session opened with ``open``."""
+        return self._parent  # type: ignore[return-value]
+
+    @property
+    def detached(self) -> bool:
+        """True once the parent no longer shows this child (the daemon closed its session): it is
+        ``closed`` too, and every call on it raises UnknownSession."""
+        return self._detached
 
     @property
     def restored(self) -> bool:
@@ -165,6 +204,60 @@ class SessionBase:
     def __getitem__(self, name: str) -> Any:
         return self.get(name)
 
+    # Child view models: sessions of their own, shown in this state as {"session": id}.
+
+    def child(self: _Self, name: str) -> Optional[_Self]:
+        """The child session a member shows (a tab, a detail): a session like any other (``set``,
+        ``invoke``, ``state``, ``undo``...), kept current by its own didChanges; None while the
+        member is null. The same object every time, until the parent shows another (then this
+        one is ``detached``). A member holding rows raises TypeError: see ``rows``."""
+        value = self.get(name)
+        kind = self._child_kind(name, value)
+        if kind == "rows":
+            raise TypeError("%r of %s holds rows of child view models: use rows(%r)" % (name, self.type, name))
+        return None if value is None else self._child_session(name, value)
+
+    def rows(self: _Self, name: str) -> List[_Self]:
+        """The child sessions an array member shows, in its current order (inserts, removals and
+        moves followed): each row keeps its session however the rows move. A member holding one
+        child raises TypeError: see ``child``."""
+        value = self.get(name)
+        kind = self._child_kind(name, value)
+        if kind == "one":
+            raise TypeError("%r of %s holds one child view model, not rows: use child(%r)" % (name, self.type, name))
+        return [self._child_session(name, item) for item in value or []]
+
+    def children(self: _Self, name: Optional[str] = None) -> List[_Self]:
+        """The child sessions a member shows (its rows, its one child, or none), or with no name
+        every child this session shows, in member order."""
+        if name is not None:
+            value = self.get(name)
+            kind = self._child_kind(name, value)
+            items = value if kind == "rows" else [value]
+            return [self._child_session(name, item) for item in items or [] if item is not None]
+        with self._lock:
+            idents = child_refs(self._state)
+        found = [self._hub._sessions.get(ident) for ident in idents]
+        return [cast(_Self, session) for session in found if session is not None]
+
+    def _child_kind(self, name: str, value: Any) -> str:
+        """"one" or "rows"; TypeError for a member that shows no child view model."""
+        kind = self.schema.child_kind(name) if self.schema is not None else None
+        if kind is None and self.schema is None:  # no schema: read the value
+            kind = "rows" if isinstance(value, list) else "one" if child_ref(value) is not None else None
+        if kind is None:
+            raise TypeError("%r of %s is not a child view model (its type is %s)"
+                            % (name, self.type, (self._member_type(name) or {}).get("type", "unknown")))
+        return kind
+
+    def _child_session(self: _Self, name: str, value: Any) -> _Self:
+        ident = child_ref(value)
+        session = self._hub._sessions.get(ident) if ident is not None else None
+        if session is None:
+            raise UnknownSession.make("%s.%s shows %r, a child session this client does not hold"
+                                      % (self.type, name, value), {"session": ident}, local=True)
+        return cast(_Self, session)
+
     # Native values: read by the schema's type objects (bindery.values.decode).
 
     def value(self, name: str, default: Any = MISSING) -> Any:
@@ -203,12 +296,16 @@ class SessionBase:
 
     def __repr__(self) -> str:
         return "<%s %d %s rev %d%s>" % (type(self).__name__, self.id, self.type, self._revision,
-                                        " closed" if self._closed else "")
+                                        " detached" if self._detached else " closed" if self._closed else "")
 
     # Building requests (with the local checks).
 
     def _check_open(self) -> None:
         self._hub._conn().check_usable()  # DaemonExited / ClientClosed say more than "closed"
+        if self._detached:
+            raise UnknownSession.make("Session %d (%s) is detached: its parent, session %s, no longer shows it"
+                                      % (self.id, self.type, self._parent.id if self._parent else "?"),
+                                      {"session": self.id}, local=True)
         if self._closed:
             raise UnknownSession.make("Session %d (%s) is closed" % (self.id, self.type),
                                       {"session": self.id}, local=True)
@@ -379,7 +476,7 @@ class SessionBase:
 
     def _observe_flow(self, names: Iterable[str], timeout: Optional[float]) -> Flow[Dict[str, Any]]:
         params = self._observe_params(names)
-        yield from self._hub._call_flow("session/observe", params, timeout, self._hub._after_snapshot(self))
+        yield from self._hub._call_flow("session/observe", params, timeout, self._hub._after_snapshot(self, False))
         return self._state
 
     def _close_flow(self, timeout: Optional[float]) -> Flow[None]:

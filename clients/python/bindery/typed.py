@@ -21,15 +21,36 @@ without such values has the live dict, as before.
 from __future__ import annotations
 
 from typing import (
-    Any, AsyncIterator, Awaitable, Callable, ClassVar, Dict, Generic, Mapping, Optional, Type, TypeVar, Union, cast,
+    Any, AsyncIterator, Awaitable, Callable, ClassVar, Dict, Generic, Mapping, Optional, Type, TypedDict, TypeVar, Union,
+    cast,
 )
 
 from .aio import AsyncClient, AsyncSession, ChangeStream
 from .client import Client
 from .session import Session
-from .state import Changes, History, Snapshot
+from .errors import UnknownSession
+from .state import Changes, History, SessionBase, Snapshot
 
-__all__ = ["TypedSession", "AsyncTypedSession"]
+__all__ = ["TypedSession", "AsyncTypedSession", "ChildRef"]
+
+
+class ChildRef(TypedDict):
+    """A child view model as its parent's state shows it: ``{"session": id}`` (protocol.md, "Child
+    view models"). The generated accessors (``app.counters_tab()``, ``counters.rows()``) give its
+    typed session."""
+
+    session: int
+
+
+_B = TypeVar("_B", bound=SessionBase)
+
+
+def _one_child(session: _B, name: str) -> _B:
+    child = session.child(name)
+    if child is None:  # a member that is never null shows none: the client is out of step
+        raise UnknownSession.make("%s.%s shows no child view model" % (session.type, name), {"session": session.id},
+                                  local=True)
+    return child
 
 StateT = TypeVar("StateT")      # the generated <Type>State TypedDict
 ChangesT = TypeVar("ChangesT")  # the generated <Type>Changes TypedDict (every key optional)
@@ -116,6 +137,10 @@ class TypedSession(_TypedState[StateT, ChangesT]):
         return cls(client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
                                restore=restore))
 
+    def _child(self, name: str) -> Session:
+        """The child session a member that is never null shows (the generated accessors' base)."""
+        return _one_child(self.session, name)
+
     def refresh(self, timeout: Optional[float] = None) -> StateT:
         """Re-reads the whole state (session/state)."""
         self.session.refresh(timeout)
@@ -174,6 +199,10 @@ class AsyncTypedSession(_TypedState[StateT, ChangesT]):
         the daemon's type differs, SnapshotMismatch when ``restore`` does not fit."""
         return cls(await client.open(cls.type_name, args, key=key, timeout=timeout, schema_hash=cls.schema_hash,
                                      restore=restore))
+
+    def _child(self, name: str) -> AsyncSession:
+        """The child session a member that is never null shows (the generated accessors' base)."""
+        return _one_child(self.session, name)
 
     async def refresh(self, timeout: Optional[float] = None) -> StateT:
         await self.session.refresh(timeout)

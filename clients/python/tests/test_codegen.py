@@ -349,6 +349,42 @@ def test_edge_cases_generate_python_that_mypy_accepts(edge_module: Path, mypy_ca
     assert edge_cases.OrderFormSession.type_name == "order-form"
 
 
+CHILDREN = os.path.join(REPO_ROOT, "clients", "codegen", "testdata", "children.json")
+
+
+def test_child_view_models_get_a_class_per_type_with_recursion_and_name_clashes(tmp_path: Path,
+                                                                                 mypy_cache: Path) -> None:
+    """clients/codegen/testdata/children.json: a tree node that contains itself (described inside
+    itself by its name only), the same child type under two members (one class), a child type named
+    like a selected type (`Badge` beside `badge`), a child member named like a session member."""
+    out = tmp_path / "outline.py"
+    done = codegen("--schema", CHILDREN, "--python", str(out), "--node", str(tmp_path / "outline.js"))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text(encoding="utf-8")
+    assert re.findall(r"^class (\w+Session)\(", text, re.M) == [
+        "OutlineSession", "AsyncOutlineSession", "BadgeSession", "AsyncBadgeSession", "NodeViewModelSession",
+        "AsyncNodeViewModelSession", "BadgeChildSession", "AsyncBadgeChildSession"]
+    for line in ["    def root(self) -> NodeViewModelSession:", "    def selection(self) -> Optional[NodeViewModelSession]:",
+                 "    def pinned(self) -> List[BadgeChildSession]:", "    def children(self) -> List[NodeViewModelSession]:",
+                 "    def child_state(self) -> Optional[AsyncBadgeChildSession]:", '    type_name = "Badge"']:
+        assert line in text, line
+    script = tmp_path / "use_outline.py"
+    script.write_text("\n".join([
+        "from typing import List, Optional",
+        "from bindery import Client",
+        "from outline import BadgeChildSession, NodeViewModelSession, OutlineSession",
+        "def use(client: Client) -> None:",
+        "    outline = OutlineSession.open(client)",
+        "    grandchildren: List[NodeViewModelSession] = outline.root().children()[0].children()",
+        "    badge: Optional[BadgeChildSession] = outline.root().child_state()",
+        "    outline.pinned()[0].set_text('x')",
+        "    outline.selection().add_child()  # error: [union-attr]",
+        "    outline.root().set_text('x')  # error: [attr-defined]",
+        "    print(grandchildren, badge)", ""]), encoding="utf-8")
+    code, output = mypy(mypy_cache, str(script), path=str(tmp_path))
+    assert code == 1 and [e.split(":", 1)[1] for e in mypy_errors(output)] == ["9 [union-attr]", "10 [attr-defined]"], output
+
+
 # appd's view models: every new kind of value, typed.
 
 @pytest.fixture(scope="module")
@@ -396,7 +432,9 @@ def test_the_appd_typed_script_runs_with_native_values(appd_module: Path, appd_p
         "Buy milk True 2026-01-01T09:30:00+00:00",
         "total 0.3 True None",
         "favorites [1, 2]",
+        "rows [2, 3] 1 True Counter 2: 1 True",
         "films ['The Third Man']",
         "async price 1.1",
         "async point",
+        "async row 1 True",
     ]

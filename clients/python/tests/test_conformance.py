@@ -28,7 +28,7 @@ class Transcript:
 
     def __init__(self, path: str) -> None:
         self.framing = CONTENT_LENGTH
-        self.daemon = "binderyd"  # or "appd": Examples/AppViewModels' daemon
+        self.daemon = "binderyd"  # or "appd": the daemon the transcript was recorded with
         self.arguments: List[str] = []
         self.steps: List[Tuple[str, bytes]] = []
         self.exit_code = 0
@@ -48,7 +48,7 @@ class Transcript:
                         assert value["framing"] in FRAMINGS, value
                         self.framing = value["framing"]
                         self.arguments = list(value.get("arguments", []))
-                        self.daemon = value.get("daemon", self.daemon)
+                        self.daemon = value.get("daemon", "binderyd")
                     elif "exit" in value:
                         self.exit_code = value["exit"]
                     else:
@@ -126,6 +126,7 @@ def test_there_are_transcripts() -> None:
 @pytest.mark.parametrize("path", FILES, ids=[os.path.basename(p) for p in FILES])
 def test_transcript_replays_byte_for_byte(daemon_path: str, path: str, request: pytest.FixtureRequest) -> None:
     transcript = Transcript(path)
+    # A transcript recorded with appd (its first line says "daemon": "appd") replays against appd.
     executable = request.getfixturevalue("appd_path") if transcript.daemon == "appd" else daemon_path
     daemon = RawDaemon(executable, transcript.arguments, transcript.framing)
     # Input closes right after the last "in" line, as when the transcript was recorded: the daemon

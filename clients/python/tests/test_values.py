@@ -154,6 +154,7 @@ def test_every_catalogue_member_reads_as_its_native_value(appd: Client) -> None:
         "address": {"street": "1 Main St", "city": "Springfield"},
         "labels": [{"name": "home", "colour": "green"}],
         "context": {"1": [], "2": ["x"]},
+        "bigCount": 9000000000, "ratio": 0.5, "window": {"lowerBound": 1, "upperBound": 1000000}, "timeout": 1.5,
         "lastError": "Something went wrong",
         "pair": {"width": 3, "height": 4},
         "reset.enabled": True, "reset.running": False,

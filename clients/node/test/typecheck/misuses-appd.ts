@@ -2,7 +2,9 @@
 // reject it, with exactly the errors marked `// error TS…` (test/typecheck.test.js generates
 // appd-types beside a copy of it and checks the lines and the codes).
 import { Client } from 'bindery-client';
-import { OrderSession, SearchSession, TodoListSession, ValueCatalogueSession } from './appd-types.js';
+import {
+  CounterRowViewModelSession, OrderSession, SearchSession, TabbedAppSession, TodoListSession, ValueCatalogueSession,
+} from './appd-types.js';
 
 const client = await Client.spawn({ deterministic: true });
 const catalogue = await ValueCatalogueSession.open(client);
@@ -33,3 +35,12 @@ await todo.toggle({ title: 'Buy milk' }); // error TS2345
 const order = await OrderSession.open(client);
 await order.add(order.state.lines[0]); // error TS2345
 console.log(when, price);
+
+// Child view models: typed sessions, not their {session: id}; a detail may be null.
+const app = await TabbedAppSession.open(client);
+await app.countersTab().setTotal(3); // error TS2339
+await app.detail().increment(); // error TS2531
+const rows: CounterRowViewModelSession[] = app.countersTab(); // error TS2740
+await app.countersTab().rows()[0].setTitle(1); // error TS2345
+const tab: number = app.state.countersTab; // error TS2322
+console.log(rows, tab);

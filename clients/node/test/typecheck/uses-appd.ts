@@ -3,8 +3,10 @@
 // folder beside a copy of this script, and `tsc --strict --noEmit` must accept it. Dates, bytes and
 // sets as Date, Uint8Array and Set; decimals and UUIDs as strings; dictionaries; unions.
 import { Client } from 'bindery-client';
+import type { ChildRef, Session } from 'bindery-client';
 import {
-  FavoritesSession, OrderSession, SearchSession, TodoListSession, ValueCatalogueSession,
+  CounterRowViewModelSession, CountersTabViewModelSession, FavoritesSession, OrderSession, SearchSession,
+  TabbedAppSession, TodoListSession, ValueCatalogueSession,
 } from './appd-types.js';
 import type {
   Address, Film, LoadState, OrderLine, Pair, Product, Shape, Tag, TodoItem, ValueCatalogueState,
@@ -76,4 +78,21 @@ await favorites.setFavoriteIDs(new Set([1]));
 await favorites.toggleFavorite(favorites.state.shown[1]);
 const errors: Record<string, string> = favorites.state.errors;
 console.log(errors);
+
+// Child view models: a typed session per child, from its parent's accessors.
+const app = await TabbedAppSession.open(client);
+const counters: CountersTabViewModelSession = app.countersTab();
+await counters.add();
+const rows: CounterRowViewModelSession[] = counters.rows();
+await rows[0].increment();
+await rows[0].setTitle('Cups');
+const count: number = rows[0].state.count;
+await counters.moveToTop(rows[0].state.id);
+await app.profileTab().setName('Ada');
+await app.clockTab().start();
+await app.showDetail(1);
+const detail: CounterRowViewModelSession | null = app.detail();
+const ref: ChildRef = app.state.countersTab;
+const plain: Session | null = app.session.child('detail');
+console.log(count, detail?.state.summary, ref.session, plain?.parent?.id, app.session.rows.name);
 await client.close();

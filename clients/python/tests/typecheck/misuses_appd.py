@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import List
 
-from appd_types import Film, OrderSession, SearchSession, TodoListSession, ValueCatalogueSession
+from appd_types import (
+    CounterRowViewModelSession, Film, OrderSession, SearchSession, TabbedAppSession, TodoListSession,
+    ValueCatalogueSession,
+)
 from bindery import Client
 
 
@@ -36,4 +39,12 @@ def misuse(client: Client) -> None:
     order = OrderSession.open(client)
     order.add(order.state["lines"][0])  # error: [arg-type]
     total: float = order.state["total"]  # error: [assignment]
-    print(when, ident, tags, radius, films, total)
+
+    # Child view models: typed sessions, not their {"session": id}; a detail may be None.
+    app = TabbedAppSession.open(client)
+    app.counters_tab().set_total(3)  # error: [attr-defined]
+    app.detail().increment()  # error: [union-attr]
+    rows: List[CounterRowViewModelSession] = app.counters_tab()  # error: [assignment]
+    app.counters_tab().rows()[0].set_title(1)  # error: [arg-type]
+    tab: int = app.state["countersTab"]  # error: [assignment]
+    print(when, ident, tags, radius, films, total, rows, tab)

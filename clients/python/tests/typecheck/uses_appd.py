@@ -13,10 +13,13 @@ import uuid
 from typing import Dict, List, Optional, Set
 
 from appd_types import (
-    Address, AsyncValueCatalogueSession, FavoritesSession, Film, LoadState, OrderLine, OrderSession, Pair, Product,
-    SearchSession, Shape, Tag, TodoItem, TodoListSession, ValueCatalogueChanges, ValueCatalogueSession,
+    Address, AsyncCounterRowViewModelSession, AsyncTabbedAppSession, AsyncValueCatalogueSession,
+    CounterRowViewModelSession, CountersTabViewModelSession, FavoritesSession, Film, LoadState, OrderLine,
+    OrderSession, Pair, Product, SearchSession, Shape, TabbedAppSession, Tag, TodoItem, TodoListSession,
+    ValueCatalogueChanges, ValueCatalogueSession,
 )
 from bindery import AsyncClient, Client
+from bindery.typed import ChildRef
 
 UTC = datetime.timezone.utc
 
@@ -91,6 +94,23 @@ def sync_tour(daemon: str) -> List[str]:
         ids: Set[int] = favorites.state["favoriteIDs"]
         seen.append("favorites %s" % sorted(ids))
 
+        app = TabbedAppSession.open(client)  # child view models: a typed session per child
+        counters: CountersTabViewModelSession = app.counters_tab()
+        for _ in range(3):
+            counters.add()
+        rows: List[CounterRowViewModelSession] = counters.rows()
+        rows[1].increment()
+        counters.move_to_top(rows[1].state["id"])
+        counters.remove(rows[0].state["id"])
+        count: int = counters.rows()[0].state["count"]
+        ref: ChildRef = app.state["countersTab"]
+        app.profile_tab().set_name("Ada")
+        app.show_detail(2)
+        detail: Optional[CounterRowViewModelSession] = app.detail()
+        summary = detail.state["summary"] if detail is not None else "none"
+        seen.append("rows %s %d %s %s %s" % ([r.state["id"] for r in counters.rows()], count, ref == {"session": counters.id},
+                                            summary, app.profile_tab().state["canSave"]))
+
     with Client(daemon) as live:  # the search's debounce and its fake service, on the real clock
         search = SearchSession.open(live)
         search.set_query("the")
@@ -114,6 +134,13 @@ async def async_tour(daemon: str) -> List[str]:
         seen.append("async price %s" % price)
         state = await catalogue.wait_until(lambda state: state["price"] == 0)
         seen.append("async %s" % state["shape"]["case"])
+
+        app = await AsyncTabbedAppSession.open(client)
+        await app.counters_tab().add()
+        row: AsyncCounterRowViewModelSession = app.counters_tab().rows()[0]
+        await row.increment()
+        await app.clock_tab().start()
+        seen.append("async row %d %s" % (row.state["count"], app.clock_tab().state["isRunning"]))
     return seen
 
 
