@@ -70,12 +70,37 @@
     (setf (bindery--command-ids command) nil)
     (bindery--command-render command)))
 
+(defun bindery--row-buttons-insert (schemas)
+  "Insert a button per command of SCHEMAS on a child row's line.
+Return the slots to finalize.  A row's results show as messages."
+  (setq bindery--commands
+        (mapcar (lambda (s)
+                  (bindery--command-create :name (plist-get s :name)
+                                           :label (plist-get s :label)
+                                           :schema s))
+                schemas))
+  (cl-loop for command in bindery--commands
+           collect (let ((button (widget-create 'push-button
+                                                :notify #'bindery--command-notify
+                                                :bindery-command command
+                                                :bindery-child bindery--child
+                                                (bindery--command-label command))))
+                     (widget-put button :bindery-face
+                                 (overlay-get (widget-get button :button-overlay) 'face))
+                     (push button (bindery--child-widgets bindery--child))
+                     (setf (bindery--command-button command) button)
+                     (prog1 (setf (bindery--command-status command) (bindery--slot-create))
+                       (insert " ")))))
+
 (defun bindery--insert-command (command)
   "Insert COMMAND's button, its status and the line for its result."
+  (insert bindery--indent)
   (let ((button (widget-create 'push-button
                                :notify #'bindery--command-notify
                                :bindery-command command
+                               :bindery-child bindery--child
                                (bindery--command-label command))))
+    (when bindery--child (push button (bindery--child-widgets bindery--child)))
     (widget-put button :bindery-face
                 (overlay-get (widget-get button :button-overlay) 'face))
     (setf (bindery--command-button command) button
@@ -112,13 +137,15 @@
 
 (defun bindery--command-notify (widget &rest _)
   "Invoke the command of the button WIDGET."
-  (bindery--command-press (widget-get widget :bindery-command)))
+  (bindery--with-child (widget-get widget :bindery-child)
+    (bindery--command-press (widget-get widget :bindery-command))))
 
 (defun bindery--command-show (command text face)
   "Show TEXT in FACE on the line under COMMAND's button (nil clears it)."
-  (bindery--slot-set (bindery--command-result command)
-                     (if text (concat "    " text "\n") "")
-                     face))
+  (when (bindery--command-result command) ; a row's buttons have none
+    (bindery--slot-set (bindery--command-result command)
+                       (if text (concat bindery--indent "    " text "\n") "")
+                       face)))
 
 (defun bindery--command-press (command &optional args)
   "Invoke COMMAND with ARGS, after sending what was typed; do not wait for it.
@@ -131,6 +158,7 @@ one line of `bindery--type-text', or JSON)."
     (message "%s is disabled" (bindery--command-label command)))
    (t
     (let* ((buffer (current-buffer))
+           (child bindery--child)
            (timeout (bindery--command-timeout-setting))
            (schema (bindery--command-schema command))
            (type (plist-get schema :args))
@@ -158,10 +186,12 @@ one line of `bindery--type-text', or JSON)."
                 :timeout timeout
                 :success (lambda (result)
                            (bindery--in buffer
-                             (bindery--command-done command id result nil)))
+                             (bindery--with-child child
+                               (bindery--command-done command id result nil))))
                 :error (lambda (error)
                          (bindery--in buffer
-                           (bindery--command-done command id nil error)))))
+                           (bindery--with-child child
+                             (bindery--command-done command id nil error))))))
       (push id (bindery--command-ids command))
       (bindery--command-show command nil nil)
       (bindery--command-render command)))))
@@ -204,7 +234,10 @@ one line of `bindery--type-text', or JSON)."
                                   nil t)))
                       (cl-find label all :key #'bindery--command-label
                                :test #'equal)))))))
-    (bindery--command-press command)))
+    (let ((widget (widget-at (point))))
+      (bindery--with-child (and widget (eq (widget-get widget :bindery-command) command)
+                                (widget-get widget :bindery-child))
+        (bindery--command-press command)))))
 
 (defun bindery-cancel ()
   "Cancel the running command at point, or every command of the form running."

@@ -18,6 +18,7 @@
 
 (require 'cl-lib)
 (require 'subr-x)
+(require 'seq)
 (require 'wid-edit)
 ;; Find the sibling files even when this one is loaded or compiled by
 ;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
@@ -37,6 +38,7 @@
 (declare-function bindery--command-schema "bindery-command" (command))
 (declare-function bindery--command-label "bindery-command" (command))
 (declare-function bindery--commands-insert "bindery-command" (schemas))
+(declare-function bindery--row-buttons-insert "bindery-command" (schemas))
 (declare-function bindery--commands-update "bindery-command" (&optional names))
 (declare-function bindery--commands-stop "bindery-command" ())
 
@@ -54,7 +56,20 @@
 (cl-defstruct (bindery--field (:constructor bindery--field-create)
                               (:copier nil))
   "One field or output of a form."
-  name label schema kind widget slot error timer (inflight 0) last-id)
+  name label schema kind widget slot error timer (inflight 0) last-id
+  ;; A child member (kind child or rows): the slot of its heading's note
+  ;; and the child session ids drawn in its slot.  An output on a row's
+  ;; line (inline) shows its value on one line.
+  note drawn inline)
+
+(cl-defstruct (bindery--child (:constructor bindery--child-create)
+                              (:copier nil))
+  "A child view model session drawn inside its root's form (issue 24).
+Its members and buttons are drawn under its parent's member, and the
+form's buffer-local variables are bound to these while it is handled
+\(`bindery--with-child')."
+  session type schema (revision 0) state fields commands history
+  (value-column 0) (indent "") closed widgets start)
 
 (defvar-local bindery--conn nil "The connection this form's session lives on.")
 (defvar-local bindery--session nil "The session id of this form.")
@@ -67,9 +82,41 @@
 (defvar-local bindery--status nil "Slot under the title for news of the daemon.")
 (defvar-local bindery--dead nil "Why the session is gone, or nil while it lives.")
 (defvar-local bindery--value-column 0 "Column where values start.")
+(defvar-local bindery--child nil
+  "The child session being handled (`bindery--with-child'); nil: the form's own.")
+(defvar-local bindery--children nil "Hash table: child session id -> `bindery--child'.")
+(defvar-local bindery--child-schemas nil "Hash table: child type name -> its schema.")
+(defvar-local bindery--indent "" "What the lines of the session being drawn start with.")
 (defvar-local bindery--history nil
   "Alist: id of an unanswered `session/undo' or `session/redo' -> whether
 a `didChange' it caused has come (which is before its answer).")
+
+(defmacro bindery--with-child (child &rest body)
+  "Run BODY as the session CHILD (a `bindery--child'; nil: the form's own).
+The form's variables (session, state, fields, commands...) are bound
+to CHILD's, and what BODY sets of them is kept in CHILD."
+  (declare (indent 1) (debug t))
+  (let ((c (make-symbol "child")))
+    `(let ((,c ,child))
+       (if (not ,c) (progn ,@body)
+         (let ((bindery--child ,c)
+               (bindery--session (bindery--child-session ,c))
+               (bindery--type (bindery--child-type ,c))
+               (bindery--revision (bindery--child-revision ,c))
+               (bindery--state (bindery--child-state ,c))
+               (bindery--fields (bindery--child-fields ,c))
+               (bindery--commands (bindery--child-commands ,c))
+               (bindery--history (bindery--child-history ,c))
+               (bindery--value-column (bindery--child-value-column ,c))
+               (bindery--indent (bindery--child-indent ,c))
+               (bindery--dead (or bindery--dead
+                                  (and (bindery--child-closed ,c) "This row is gone"))))
+           (unwind-protect (progn ,@body)
+             (setf (bindery--child-revision ,c) bindery--revision
+                   (bindery--child-fields ,c) bindery--fields
+                   (bindery--child-commands ,c) bindery--commands
+                   (bindery--child-history ,c) bindery--history
+                   (bindery--child-value-column ,c) bindery--value-column)))))))
 
 (defmacro bindery--in (buffer &rest body)
   "Run BODY in BUFFER if it is still live."
@@ -145,19 +192,30 @@ own would put back text the daemon no longer holds."
 Lists, structs, dictionaries, unions and any are text too, in the
 one-line form of `bindery--type-text'."
   (let ((type (plist-get schema :type)))
-    (cond ((not (eq (plist-get schema :writable) t)) 'output)
+    (cond ((equal type "viewModel") 'child)
+          ((and (equal type "array")
+                (equal (plist-get (plist-get schema :items) :type) "viewModel"))
+           'rows)
+          ((not (eq (plist-get schema :writable) t)) 'output)
           ((equal type "boolean") 'checkbox)
           ((equal type "enum") 'choice)
           (t 'text))))
 
-(defun bindery--insert-field (field value)
-  "Insert FIELD's line showing VALUE, and its error line."
-  (insert (string-pad (concat (bindery--field-label field) ": ")
+(cl-defun bindery--insert-field (field value)
+  "Insert FIELD's line showing VALUE, and its error line.
+A child member is a heading; what it shows is drawn under it later."
+  (when (memq (bindery--field-kind field) '(child rows))
+    (insert bindery--indent (bindery--field-label field) ":")
+    (setf (bindery--field-note field) (bindery--slot-create))
+    (insert "\n")
+    (setf (bindery--field-slot field) (bindery--slot-create))
+    (cl-return-from bindery--insert-field))
+  (insert (string-pad (concat bindery--indent (bindery--field-label field) ": ")
                       bindery--value-column))
   ;; No :help-echo: widget.el's own ("M-TAB: complete field") would
   ;; cover our messages each time TAB lands on a field.
   (let ((common (list :notify #'bindery--field-notify :bindery-field field
-                      :help-echo nil)))
+                      :bindery-child bindery--child :help-echo nil)))
     (pcase (bindery--field-kind field)
       ('text
        (setf (bindery--field-widget field)
@@ -187,8 +245,16 @@ one-line form of `bindery--type-text'."
                                      t)
                                  '((const :format "%t" :tag "(none)" nil)))))))
       ('output (setf (bindery--field-slot field) (bindery--slot-create)))))
+  (when (and bindery--child (bindery--field-widget field))
+    (push (bindery--field-widget field) (bindery--child-widgets bindery--child)))
   (insert "\n")
   (setf (bindery--field-error field) (bindery--slot-create)))
+
+(defmacro bindery--field-slots (field slots)
+  "Push the slots of FIELD on the list SLOTS (to finalize them)."
+  `(dolist (slot (list (bindery--field-error ,field) (bindery--field-slot ,field)
+                       (bindery--field-note ,field)))
+     (when slot (push slot ,slots))))
 
 (defun bindery--form-build (conn schema opened key)
   "Fill the current buffer with the form of SCHEMA for the session OPENED.
@@ -202,6 +268,9 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
         bindery--state (make-hash-table :test #'equal))
   (cl-loop for (k v) on (plist-get opened :state) by #'cddr
            do (puthash (substring (symbol-name k) 1) v bindery--state))
+  (setq bindery--children (make-hash-table)
+        bindery--child-schemas (bindery--collect-schemas schema (make-hash-table :test #'equal)))
+  (bindery--adopt (plist-get opened :children))
   (setq bindery--fields
         (mapcar (lambda (s)
                   (bindery--field-create :name (plist-get s :name)
@@ -224,8 +293,7 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
     (dolist (field bindery--fields)
       (bindery--insert-field field (gethash (bindery--field-name field)
                                             bindery--state))
-      (push (bindery--field-error field) slots)
-      (when (bindery--field-slot field) (push (bindery--field-slot field) slots)))
+      (bindery--field-slots field slots))
     (when (> (length (plist-get schema :commands)) 0)
       (insert "\n")
       (setq slots (append (bindery--commands-insert (plist-get schema :commands))
@@ -275,9 +343,14 @@ Its echo would then be older than what the person has typed since."
   (let ((value (gethash (bindery--field-name field) bindery--state))
         (widget (bindery--field-widget field)))
     (pcase (bindery--field-kind field)
+      ('child (bindery--child-render field value))
+      ('rows (bindery--rows-render field value))
       ('output
        (bindery--slot-set (bindery--field-slot field)
-                          (bindery--field-block field value)))
+                          (if (bindery--field-inline field)
+                              (concat (bindery--field-label field) ": "
+                                      (bindery--format-inline value))
+                            (bindery--field-block field value))))
       ('text
        (let ((shown (bindery--field-input field))
              (schema (bindery--field-schema field)))
@@ -357,19 +430,22 @@ The current values are offered while the case stays; the value is sent."
   (let ((field (widget-get widget :bindery-field)))
     (when (and field (not bindery--inhibit-notify)
                (not (eq (car-safe event) 'before-change)))
-      (if (eq (bindery--field-kind field) 'text)
-          (bindery--field-schedule field)
-        (bindery--field-flush field)))))
+      (bindery--with-child (widget-get widget :bindery-child)
+        (if (eq (bindery--field-kind field) 'text)
+            (bindery--field-schedule field)
+          (bindery--field-flush field))))))
 
 (defun bindery--field-schedule (field)
   "Send FIELD after `bindery-send-delay' unless typed in again before."
   (when (bindery--field-timer field)
     (cancel-timer (bindery--field-timer field)))
-  (let ((buffer (current-buffer)))
+  (let ((buffer (current-buffer))
+        (child bindery--child))
     (setf (bindery--field-timer field)
           (run-with-timer (bindery--send-delay) nil
                           (lambda () (bindery--in buffer
-                                       (bindery--field-flush field)))))))
+                                       (bindery--with-child child
+                                         (bindery--field-flush field))))))))
 
 (defun bindery--field-flush (field)
   "Send FIELD's current value now, or show why it cannot be sent."
@@ -387,6 +463,7 @@ The current values are offered while the case stays; the value is sent."
 (defun bindery--field-send (field value)
   "Send VALUE for FIELD with `setField'; show the daemon's refusal if any."
   (let ((buffer (current-buffer))
+        (child bindery--child)
         id)
     (cl-incf (bindery--field-inflight field))
     (setq id (bindery--async
@@ -394,16 +471,16 @@ The current values are offered while the case stays; the value is sent."
               (list :session bindery--session
                     :field (bindery--field-name field) :value value)
               :success (lambda (_result)
-                         (bindery--in buffer
+                         (bindery--in buffer (bindery--with-child child
                            (cl-decf (bindery--field-inflight field))
                            ;; Unless newer text is wrong (and so unsent).
                            (when (and (eql id (bindery--field-last-id field))
                                       (eq (car (bindery--field-input field)) :ok))
-                             (bindery--field-set-error field nil))))
+                             (bindery--field-set-error field nil)))))
               :error (lambda (error)
-                       (bindery--in buffer
+                       (bindery--in buffer (bindery--with-child child
                          (cl-decf (bindery--field-inflight field))
-                         (bindery--field-refused field error)))))
+                         (bindery--field-refused field error))))))
     (setf (bindery--field-last-id field) id)))
 
 (defun bindery--field-refused (field error)
@@ -417,11 +494,27 @@ The current values are offered while the case stays; the value is sent."
 Then the state (a command's `enabled' above all) reflects all typing."
   (dolist (field bindery--fields)
     (when (bindery--field-timer field) (bindery--field-flush field)))
+  ;; And those of the child sessions drawn in this form.
+  (when bindery--children
+    (maphash (lambda (_id child)
+               (unless (eq child bindery--child)
+                 (bindery--with-child child
+                   (dolist (field bindery--fields)
+                     (when (bindery--field-timer field) (bindery--field-flush field))))))
+             bindery--children))
   (with-timeout (2 nil)
     (while (and (bindery--live-p)
                 (cl-some (lambda (f) (> (bindery--field-inflight f) 0))
-                         bindery--fields))
+                         (bindery--all-fields)))
       (accept-process-output nil 0.02))))
+
+(defun bindery--all-fields ()
+  "Return the fields of the session at hand and of every child session."
+  (let ((all (copy-sequence bindery--fields)))
+    (when bindery--children
+      (maphash (lambda (_id child) (setq all (append (bindery--child-fields child) all)))
+               bindery--children))
+    all))
 
 ;;; Talking to the connection
 
@@ -449,11 +542,195 @@ Also when a list's splices do not fit this form's copy of the list."
          (cause (plist-get params :cause))
          (step (and cause (assq cause bindery--history))))
     (when step (setcdr step t))
+    ;; Children first shown here are known before the values showing them.
+    (bindery--adopt (plist-get params :children))
     (bindery--apply-state (plist-get params :changes) cause)
+    (bindery--detach (plist-get params :detached))
     (if (or (not (bindery--apply-splices (plist-get params :splices)))
             (and revision (/= revision (1+ bindery--revision))))
         (bindery-refresh t)             ; out of step: resynchronise
       (setq bindery--revision revision))))
+
+;;; Child view models (issue 24)
+
+(defun bindery--collect-schemas (schema table)
+  "Put the child view model types SCHEMA shows (nested) in TABLE; return it."
+  (seq-doseq (field (plist-get schema :fields))
+    (let ((type (if (equal (plist-get field :type) "array") (plist-get field :items) field)))
+      (when (and (equal (plist-get type :type) "viewModel") (plist-get type :schema)
+                 (not (gethash (plist-get type :typeName) table)))
+        (puthash (plist-get type :typeName) (plist-get type :schema) table)
+        (bindery--collect-schemas (plist-get type :schema) table))))
+  table)
+
+(defun bindery--state-table (plist)
+  "Return the state PLIST as a hash table: member name -> value."
+  (let ((state (make-hash-table :test #'equal)))
+    (cl-loop for (k v) on plist by #'cddr
+             do (puthash (substring (symbol-name k) 1) v state))
+    state))
+
+(defun bindery--adopt (children &optional force)
+  "Know the child sessions CHILDREN, a plist id -> (:type :revision :state).
+New ones get their `didChange's; known ones (a resynchronisation) take
+their state, fields being edited too with FORCE."
+  (cl-loop
+   for (key entry) on children by #'cddr
+   for id = (string-to-number (substring (symbol-name key) 1))
+   for known = (gethash id bindery--children)
+   do (if known
+          (bindery--with-child known
+            (setq bindery--revision (plist-get entry :revision))
+            (bindery--apply-state (plist-get entry :state) nil force))
+        (let* ((type (plist-get entry :type))
+               (child (bindery--child-create
+                       :session id :type type
+                       :schema (or (gethash type bindery--child-schemas)
+                                   (list :type type :fields [] :commands []))
+                       :revision (or (plist-get entry :revision) 0)
+                       :state (bindery--state-table (plist-get entry :state)))))
+          (puthash id child bindery--children)
+          (bindery--register bindery--conn id
+                             (bindery--child-handler (current-buffer) child))))))
+
+(defun bindery--detach (ids)
+  "Forget the child sessions IDS: the daemon closed them."
+  (seq-doseq (id ids)
+    (let ((child (gethash id bindery--children)))
+      (when child
+        (setf (bindery--child-closed child) t)
+        (bindery--unregister bindery--conn id)
+        (remhash id bindery--children)))))
+
+(defun bindery--child-handler (buffer child)
+  "Return the handler of CHILD's `didChange's, drawn in BUFFER."
+  (lambda (event data)
+    (bindery--in buffer
+      (when (and (eq event 'didChange) (not (bindery--child-closed child)))
+        (bindery--with-child child (bindery--did-change data))))))
+
+(defun bindery--child-render (field value)
+  "Show the child VALUE ({session: id} or nil) of FIELD under its heading."
+  (let ((id (plist-get value :session)))
+    (bindery--slot-set (bindery--field-note field) (if id "" " (none)"))
+    (unless (equal (and id (list id)) (bindery--field-drawn field))
+      (bindery--redraw-children field (and id (list id)) nil))))
+
+(defun bindery--rows-render (field value)
+  "Show the rows VALUE ([{session: id}...]) of FIELD, one block a row.
+Rows are drawn again only when the list of sessions changes; a change
+inside a row replaces only its own values."
+  (let ((ids (mapcar (lambda (v) (plist-get v :session)) (append value nil))))
+    (bindery--slot-set (bindery--field-note field) (if ids "" " (none)"))
+    (unless (equal ids (bindery--field-drawn field))
+      (bindery--redraw-children field ids t))))
+
+(defun bindery--point-row (field)
+  "Return (ID . OFFSET): the child drawn in FIELD that point is in, if any."
+  (let ((slot (bindery--field-slot field)) found)
+    (when (and (<= (car slot) (point)) (< (point) (cdr slot)))
+      (dolist (id (bindery--field-drawn field))
+        (let* ((child (gethash id bindery--children))
+               (start (and child (bindery--child-start child))))
+          (when (and start (marker-position start) (<= start (point)))
+            (setq found (cons id (- (point) start)))))))
+    found))
+
+(defun bindery--redraw-children (field ids row)
+  "Draw the child sessions IDS in FIELD's slot, as ROWs or one child.
+Points outside stay; point on a row stays on that row, wherever it goes."
+  (let* ((slot (bindery--field-slot field))
+         (indent (concat bindery--indent "  "))
+         (at (bindery--point-row field))
+         (inhibit-read-only t)
+         (bindery--inhibit-notify t))
+    ;; What was typed in a row and not sent yet goes first.
+    (dolist (id (bindery--field-drawn field))
+      (let ((child (gethash id bindery--children)))
+        (when child
+          (bindery--with-child child
+            (dolist (f bindery--fields)
+              (when (bindery--field-timer f) (bindery--field-flush f)))))))
+    (bindery--keeping-points
+     (marker-position (car slot)) (marker-position (cdr slot))
+     (lambda ()
+       (dolist (id (bindery--field-drawn field))
+         (let ((child (gethash id bindery--children)))
+           (when child (bindery--child-undraw child))))
+       (delete-region (car slot) (cdr slot))
+       (goto-char (car slot))
+       (dolist (id ids)
+         (let ((child (gethash id bindery--children)))
+           (when child
+             (setf (bindery--child-start child) (copy-marker (point)))
+             (bindery--child-draw child indent row))))))
+    (setf (bindery--field-drawn field) ids)
+    (widget-setup)
+    (let ((child (and at (gethash (car at) bindery--children))))
+      (when (and child (memq (car at) ids))
+        (goto-char (min (+ (bindery--child-start child) (cdr at)) (cdr slot)))))))
+
+(defun bindery--child-undraw (child)
+  "Delete the widgets of CHILD and of the children drawn in it."
+  (dolist (field (bindery--child-fields child))
+    (dolist (id (bindery--field-drawn field))
+      (let ((grandchild (gethash id bindery--children)))
+        (when grandchild (bindery--child-undraw grandchild))))
+    (setf (bindery--field-drawn field) nil)
+    (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
+  (dolist (widget (bindery--child-widgets child))
+    (widget-delete widget))
+  (setf (bindery--child-widgets child) nil))
+
+(defun bindery--child-draw (child indent row)
+  "Insert CHILD's members and buttons at point, each line after INDENT.
+A ROW is a line of its buttons and outputs, its writable fields under it."
+  (setf (bindery--child-indent child) indent
+        (bindery--child-widgets child) nil)
+  (bindery--with-child child
+    (let* ((schema (bindery--child-schema child))
+           (under (if row (concat indent "  ") indent))
+           slots)
+      (setq bindery--fields
+            (mapcar (lambda (s)
+                      (bindery--field-create :name (plist-get s :name)
+                                             :label (plist-get s :label)
+                                             :schema s
+                                             :kind (bindery--kind-of s)))
+                    (plist-get schema :fields))
+            bindery--value-column
+            (+ (length under) 2
+               (apply #'max 0 (mapcar (lambda (f) (length (bindery--field-label f)))
+                                      bindery--fields))))
+      (if (not row)
+          (progn
+            (dolist (field bindery--fields)
+              (bindery--insert-field field (gethash (bindery--field-name field) bindery--state))
+              (bindery--field-slots field slots))
+            (setq slots (append (bindery--commands-insert (plist-get schema :commands))
+                                slots)))
+        (insert indent "- ")
+        (setq slots (append (bindery--row-buttons-insert (plist-get schema :commands)) slots))
+        (let ((first t))
+          (dolist (field bindery--fields)
+            (when (eq (bindery--field-kind field) 'output)
+              (unless first (insert " · "))
+              (setq first nil)
+              (setf (bindery--field-inline field) t
+                    (bindery--field-slot field) (bindery--slot-create))
+              (push (bindery--field-slot field) slots))))
+        (insert "\n")
+        (setq bindery--indent under)
+        (dolist (field bindery--fields)
+          (unless (eq (bindery--field-kind field) 'output)
+            (bindery--insert-field field (gethash (bindery--field-name field) bindery--state))
+            (bindery--field-slots field slots)))
+        (setq bindery--indent indent))
+      (mapc #'bindery--slot-finalize slots)
+      (when row (setq bindery--indent under))
+      (dolist (field bindery--fields) (bindery--field-render field nil t))
+      (setq bindery--indent indent)
+      (bindery--commands-update))))
 
 ;;; List splices
 
@@ -672,13 +949,16 @@ from the line's start."
 With KEEP-TYPING, fields with text not yet sent keep it."
   (interactive)
   (if (not (bindery--live-p)) (message "%s" (bindery--dead-message))
-    (let ((buffer (current-buffer)))
+    (let ((buffer (current-buffer))
+          (child bindery--child))
       (bindery--async bindery--conn :session/state (list :session bindery--session)
                       :success (lambda (result)
                                  (bindery--in buffer
-                                   (setq bindery--revision (plist-get result :revision))
-                                   (bindery--apply-state (plist-get result :state)
-                                                         nil (not keep-typing))))))))
+                                   (bindery--with-child child
+                                     (setq bindery--revision (plist-get result :revision))
+                                     (bindery--adopt (plist-get result :children) (not keep-typing))
+                                     (bindery--apply-state (plist-get result :state)
+                                                           nil (not keep-typing)))))))))
 
 ;;; History: the daemon's undo
 
@@ -745,6 +1025,8 @@ On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and
   (dolist (field bindery--fields)
     (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
   (when (and bindery--conn (not bindery--dead) (jsonrpc-running-p bindery--conn))
+    (when bindery--children
+      (maphash (lambda (id _child) (bindery--unregister bindery--conn id)) bindery--children))
     (bindery--unregister bindery--conn bindery--session)
     (ignore-errors
       (bindery--async bindery--conn :session/close

@@ -1404,6 +1404,136 @@ TAB next, RET press, C-c C-k cancel, C-h m help
               (kill-buffer again))))
       (kill-buffer form))))
 
+;;; Child view models (issue 24), against appd
+
+(defun bindery-test--row-widget (id name)
+  "Return the widget of the field NAME of the row whose line shows Id: ID."
+  (save-excursion
+    (goto-char (point-min))
+    (re-search-forward (format "^ *- .*Id: %d " id))
+    (forward-line 1)
+    (should (looking-at (format " *%s: *\\[" (capitalize name))))
+    (goto-char (1- (match-end 0)))
+    (forward-char 1)
+    (widget-at (point))))
+
+(defun bindery-test--row-ids ()
+  "Return the ids of the counter rows, in the order the form shows them."
+  (let (ids)
+    (save-excursion
+      (goto-char (point-min))
+      (while (re-search-forward "^    - \\[Increment\\] \\[Reset\\] Id: \\([0-9]+\\)" nil t)
+        (push (string-to-number (match-string 1)) ids)))
+    (nreverse ids)))
+
+(defmacro bindery-test--answering (answer &rest body)
+  "Run BODY with every `read-string' answered ANSWER (a command's argument)."
+  (declare (indent 1) (debug t))
+  `(cl-letf (((symbol-function 'read-string) (lambda (&rest _) ,answer)))
+     ,@body))
+
+(ert-deftest bindery-test-children-tabbed-app ()
+  "tabbedApp: tabs, rows and the detail drawn nested, each row its own session."
+  (bindery-test--with-appd '("--deterministic")
+    (bindery-test--with-forms ((form "tabbedApp"))
+      (with-current-buffer form
+        (should (equal (bindery-test--text)
+                       "tabbedApp  session 1
+
+Selected tab: [counters]
+Clock tab:
+  Ticks:      0
+  Is running: no
+  [Start]
+  [Stop]
+Profile tab:
+  Name:     [                              ]
+  Can save: no
+Counters tab:
+  New title: [                              ]
+  Rows: (none)
+  Total:     0
+  [Add]
+  [Remove]
+  [Move to top]
+Detail: (none)
+
+[Show detail]
+[Hide detail]
+
+TAB next, RET press, C-c C-k cancel, C-h m help
+"))
+        ;; Two rows, each a line with its own buttons, its title under it.
+        (bindery-test--press "Add")
+        (bindery-test--wait (lambda () (equal (bindery-test--row-ids) '(1))) "row 1")
+        (bindery-test--press "Add")
+        (bindery-test--wait (lambda () (equal (bindery-test--row-ids) '(1 2))) "row 2")
+        (should (string-match-p "^      Title: +\\[Counter 2 *\\]$" (bindery-test--text)))
+        ;; The second row's own [Increment]: its session, not another's;
+        ;; the first row is not drawn again.
+        (let ((first-title (bindery-test--row-widget 1 "title")))
+          (bindery-test--press-row "Increment" "Id: 2 ")
+          (bindery-test--wait-text "Id: 2 · Count: 1 · Summary: Counter 2: 1")
+          (bindery-test--wait-text "  Total: +1")
+          (should (string-match-p "Id: 1 · Count: 0 · Summary: Counter 1: 0" (bindery-test--text)))
+          (should (eq first-title (bindery-test--row-widget 1 "title"))))
+        ;; moveToTop(id): a button of the tab, its argument asked for.
+        (bindery-test--answering "2" (bindery-test--press "Move to top"))
+        (bindery-test--wait (lambda () (equal (bindery-test--row-ids) '(2 1))) "row 2 on top")
+        (should (string-match-p "Id: 2 .*\n +Title: +\\[Counter 2 *\\]\n +- .*Id: 1 "
+                                (bindery-test--text)))
+        ;; A title typed into row 1 goes to row 1's session.
+        (goto-char (widget-field-start (bindery-test--row-widget 1 "title")))
+        (widget-kill-line)
+        (bindery-test--type "Cups")
+        (bindery-test--wait-text "Id: 1 · Count: 0 · Summary: Cups: 0")
+        (should (equal (plist-get (plist-get (jsonrpc-request bindery--conn :session/state '(:session 5))
+                                             :state)
+                                  :title)
+                       "Cups"))
+        ;; Removing row 2 detaches its session.
+        (let ((row (gethash 6 bindery--children)))
+          (should row)
+          (bindery-test--answering "2" (bindery-test--press "Remove"))
+          (bindery-test--wait (lambda () (equal (bindery-test--row-ids) '(1))) "row 2 removed")
+          (should (bindery--child-closed row))
+          (should-not (gethash 6 bindery--children)))
+        ;; The detail comes, is live, and goes.
+        (bindery-test--answering "1" (bindery-test--press "Show detail"))
+        (bindery-test--wait-text "Detail:\n  Id: +1\n  Title: +\\[Cups *\\]\n  Count: +0")
+        (goto-char (point-min))
+        (search-forward "Detail:")
+        (search-forward "[Increment]")
+        (backward-char 2)
+        (bindery-test--key "RET")
+        (bindery-test--wait-text "Detail:\n  Id: +1\n  Title: +\\[Cups *\\]\n  Count: +1")
+        (bindery-test--press "Hide detail")
+        (bindery-test--wait-text "\nDetail: (none)\n")
+        ;; The clock tab's timer, on the deterministic clock.
+        (bindery-test--press "Start")
+        (bindery-test--wait-text "Is running: yes")
+        (bindery-advance-clock 3000)
+        (bindery-test--wait-text "Clock tab:\n  Ticks: +3\n")
+        (bindery-test--press "Stop")
+        (bindery-test--wait-text "Is running: no")))))
+
+(ert-deftest bindery-test-children-profile-field ()
+  "A child's field typed in place; killing the form forgets its children."
+  (bindery-test--with-appd '("--deterministic")
+    (bindery-test--with-forms ((form "tabbedApp"))
+      (with-current-buffer form
+        (bindery-test--goto-field "name")
+        (bindery-test--type "Ada")
+        (bindery-test--wait-text "Name: +\\[Ada *\\]\n  Can save: yes")
+        (should (equal (plist-get (plist-get (jsonrpc-request bindery--conn :session/state '(:session 3))
+                                             :state)
+                                  :name)
+                       "Ada"))
+        (let ((conn bindery--conn))
+          (should (gethash 3 (bindery--conn-sessions conn)))
+          (kill-buffer form)
+          (should-not (gethash 3 (bindery--conn-sessions conn))))))))
+
 (provide 'bindery-test)
 ;;; bindery-test.el ends here
 

@@ -186,7 +186,8 @@ async function ready(hello) {
 function notification(method, params) {
   if (method !== 'didChange') return;
   for (const form of app.forms) {
-    if (form.model.session === params.session && form.element.dataset.state === 'open') form.didChange(params);
+    const view = form.element.dataset.state === 'open' ? form.sessionView(params.session) : null;
+    if (view) view.didChange(params); // the form's own session, or a child drawn in it
   }
 }
 

@@ -3,6 +3,11 @@
 // per command (its `name` is the command's name) with the command's result or error beside it.
 // Edits go out as setField after a pause in typing; every didChange is drawn at once, except into
 // a control holding an edit not yet sent (see model.js for the stale-echo rule).
+//
+// Child view models (protocol.md, "Child view models"): a member holding one is a fieldset with the
+// member's label as its legend, the child drawn inside; a member holding rows is a list of row
+// blocks. Each child is a FormView of its own session (`parent` set), whose element carries
+// `data-session`: its controls, buttons and outputs have the same hooks as a form's, scoped there.
 
 import { SessionModel } from './model.js';
 import { controlKind, controlText, inlineText, isScalar, parseArgs, parseText, typeParse, typeText, unionCase } from './values.js';
@@ -96,10 +101,16 @@ export class FormView {
    * `connection`, `openedArgs(form)` (arguments were typed: the address says so) and
    * `echo(form, name)` (a write was stored: other forms of the session show it).
    */
-  constructor(app, spec, schema) {
+  constructor(app, spec, schema, parent = null) {
     this.app = app;
     this.spec = spec;
     this.schema = schema;
+    this.parent = parent;
+    this.root = parent ? parent.root : this;
+    if (!parent) {
+      this.children = new Map();     // child session id -> its FormView, every descendant
+      this.childSchemas = collectSchemas(schema, new Map());
+    }
     this.model = new SessionModel(schema, spec.key);
     this.controls = new Map();
     this.outputs = new Map();
@@ -129,6 +140,7 @@ export class FormView {
 
   build() {
     const schema = this.schema;
+    if (this.parent) return this.buildChild();
     const title = el('h2', {}, schema.type);
     if (this.spec.key !== null) title.append(' ', el('span', { class: 'key', title: 'key' }, this.spec.key));
     this.meta = el('span', { class: 'meta' });
@@ -195,7 +207,33 @@ export class FormView {
       el('label', { for: id }, field.label), control, error);
   }
 
+  /** A child session's block: its members and buttons, in a container that names its session. */
+  buildChild() {
+    const schema = this.schema;
+    this.body = el('div', { class: 'body' });
+    for (const field of schema.fields) this.body.append(field.writable ? this.buildField(field) : this.buildOutput(field));
+    if (schema.commands.length) {
+      this.body.append(el('div', { class: 'commands' }, ...schema.commands.map((command) => this.buildCommand(command))));
+    }
+    // In a rows member's list it is a row block (role listitem), in a child member a block.
+    return el('div', { class: 'child', 'data-type': schema.type, 'data-state': 'open' }, this.body);
+  }
+
   buildOutput(field) {
+    if (isChild(field)) {
+      const slot = el('div', { class: 'child-slot' });
+      const element = el('fieldset', { class: 'child-member', 'data-member': field.name },
+        el('legend', {}, field.label), slot);
+      this.outputs.set(field.name, { field, element, slot });
+      return element;
+    }
+    if (isRows(field)) {
+      const slot = el('div', { class: 'child-rows', role: 'list' });
+      const element = el('fieldset', { class: 'child-member rows-member', 'data-member': field.name },
+        el('legend', {}, field.label), slot);
+      this.outputs.set(field.name, { field, element, slot });
+      return element;
+    }
     const tag = ['object', 'array', 'dictionary', 'union', 'any'].includes(field.type) ? 'div' : 'output';
     const element = el(tag, { 'data-member': field.name, class: 'output' });
     this.outputs.set(field.name, { field, element });
@@ -277,6 +315,9 @@ export class FormView {
     this.model.dropRequests();
     this.model.state = {};
     this.model.take(result);
+    for (const child of this.children.values()) child.detached();
+    this.children.clear();
+    this.adopt(result.children);
     this.drawAll();
     this.setState('open');
     this.element.dataset.session = String(result.session);
@@ -314,6 +355,9 @@ export class FormView {
     this.closed = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    if (this.parent) return; // a child closes with its parent
+    for (const child of this.children.values()) child.detached();
+    this.children.clear();
     if (this.model.session !== null && this.connection.ready && this.element.dataset.state === 'open') {
       this.connection.request('session/close', { session: this.model.session }).catch(() => {});
     }
@@ -322,18 +366,68 @@ export class FormView {
 
   // From the daemon.
 
+  /** The view of session `id`: this form's, or a child's drawn in it. */
+  sessionView(id) {
+    if (this.model.session === id) return this;
+    return this.children ? this.children.get(id) || null : null;
+  }
+
   didChange(params) {
+    this.adopt(params.children);
     const result = this.model.applyDidChange(params);
     this.draw(result.changed);
     for (const [name, ops] of Object.entries(result.splices)) this.drawSplice(name, ops);
+    this.detach(params.detached);
     if (result.resync) this.resync();
     this.drawMeta();
+  }
+
+  /** Child sessions shown for the first time (`{"<id>": {type, revision, state}}`), or again (a resync). */
+  adopt(children) {
+    if (!children) return;
+    const root = this.root;
+    const fresh = [];
+    for (const [key, entry] of Object.entries(children)) {
+      const id = Number(key);
+      const known = root.children.get(id);
+      if (known) {
+        known.draw(known.model.take({ revision: entry.revision, state: entry.state }));
+        continue;
+      }
+      const schema = root.childSchemas.get(entry.type) || { type: entry.type, fields: [], commands: [] };
+      const child = new FormView(this.app, { type: entry.type, key: null, args: null }, schema, this);
+      child.model.take({ session: id, revision: entry.revision, state: entry.state });
+      child.element.dataset.session = String(id);
+      root.children.set(id, child);
+      fresh.push(child);
+    }
+    for (const child of fresh) child.drawAll(); // all known first: a child's rows are among them
+  }
+
+  /** Child sessions the daemon closed: their blocks go. */
+  detach(ids) {
+    if (!ids) return;
+    for (const id of ids) {
+      const child = this.root.children.get(id);
+      if (!child) continue;
+      this.root.children.delete(id);
+      child.detached();
+    }
+  }
+
+  detached() {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.element.dataset.state = 'closed';
+    this.element.remove();
   }
 
   async resync() {
     const { id, promise } = this.connection.call('session/state', { session: this.model.session });
     try {
       const result = await promise;
+      this.adopt(result.children);
       this.draw(this.model.take(result, id));
       this.drawMeta();
     } catch (error) {
@@ -511,6 +605,7 @@ export class FormView {
   }
 
   drawMeta() {
+    if (!this.meta) return; // a child's block has none
     const parts = ['session ' + this.model.session, 'revision ' + this.model.revision];
     this.meta.textContent = parts.join(' · ');
     this.element.dataset.revision = String(this.model.revision);
@@ -551,8 +646,9 @@ export class FormView {
   }
 
   drawOutput(name) {
-    const { field, element } = this.outputs.get(name);
+    const { field, element, slot } = this.outputs.get(name);
     const value = this.model.state[name];
+    if (slot) return this.drawChildren(field, slot, value);
     element.toggleAttribute('data-null', value === null);
     if (value === null || typeof value !== 'object') element.dataset.value = JSON.stringify(value);
     if (Array.isArray(value)) element.dataset.length = String(value.length);
@@ -561,6 +657,7 @@ export class FormView {
 
   /** Applies splice ops to a list's rows in place: only the inserted and deleted rows change. */
   drawSplice(name, ops) {
+    if (this.outputs.get(name).slot) return this.drawOutput(name); // rows: by session
     const { field, element } = this.outputs.get(name);
     const container = element.querySelector(':scope > table > tbody, :scope > ol');
     if (!container) {
@@ -579,6 +676,23 @@ export class FormView {
     element.dataset.length = String(this.model.state[name].length);
   }
 
+  /**
+   * A child member's value (`{session}`, null, or a list of them) as blocks: the child views are
+   * moved, not rebuilt, so a row keeps its controls (and focus) when rows are inserted, removed
+   * or reordered; a row's own changes redraw only that row.
+   */
+  drawChildren(field, slot, value) {
+    const list = Array.isArray(value) ? value : (value ? [value] : []);
+    const views = list.map((item) => item && this.root.children.get(item.session)).filter(Boolean);
+    views.forEach((view, i) => {
+      view.element.setAttribute('role', slot.getAttribute('role') === 'list' ? 'listitem' : 'group');
+      if (slot.children[i] !== view.element) slot.insertBefore(view.element, slot.children[i] || null);
+    });
+    while (slot.children.length > views.length) slot.lastElementChild.remove();
+    slot.dataset.length = String(views.length);
+    slot.closest('[data-member]').toggleAttribute('data-null', list.length === 0);
+  }
+
   drawCommand(name) {
     const { button, cancel, result } = this.commands.get(name);
     const running = this.model.running(name);
@@ -592,6 +706,26 @@ export class FormView {
     else if (outcome.ok) result.textContent = outcome.value === null ? 'done' : '→ ' + inlineText(outcome.value);
     else result.textContent = outcome.error.message;
   }
+}
+
+function isChild(type) {
+  return !!type && type.type === 'viewModel';
+}
+
+function isRows(field) {
+  return field.type === 'array' && isChild(field.items);
+}
+
+/** The child view model types a schema shows (nested in it): typeName -> schema. */
+function collectSchemas(schema, found) {
+  for (const field of schema.fields || []) {
+    const type = isRows(field) ? field.items : field;
+    if (isChild(type) && type.schema && type.schema.fields && !found.has(type.typeName)) {
+      found.set(type.typeName, type.schema);
+      collectSchemas(type.schema, found);
+    }
+  }
+  return found;
 }
 
 function sameText(a, b) {

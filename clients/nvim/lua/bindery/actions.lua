@@ -17,6 +17,9 @@ local function alive(form)
     ui.warn(form.dead)
     return false
   end
+  if form.closed and form.root ~= form then
+    ui.warn('this row is gone')
+  end
   return not form.closed
 end
 
@@ -69,7 +72,7 @@ local function press_row(form, block)
   local item = offset >= 1 and (form.state[block.field.name] or {})[offset]
   if item == nil then return false end
   local col = api.nvim_win_get_cursor(0)[2]
-  local spans = layout.row_buttons(block.row_commands)
+  local spans = layout.row_buttons(block.row_commands, #block.indent)
   local function press(command) M.invoke(form, command, json.prepare(item)) end
   for _, span in ipairs(spans) do
     if col >= span.from and col < span.to then press(span.command) return true end
@@ -118,11 +121,33 @@ local function pick_case(form, field)
   end)
 end
 
+-- <CR> on a child row's line: the button under the cursor, the only one,
+-- or one picked; invoked on the row's own session.
+local function press_child_row(row, block)
+  local col = api.nvim_win_get_cursor(0)[2]
+  for _, span in ipairs(block.spans) do
+    if col >= span.from and col < span.to then return M.invoke(row, span.command) end
+  end
+  if #block.spans == 1 then return M.invoke(row, block.spans[1].command) end
+  if #block.spans == 0 then return ui.warn('this row has no buttons') end
+  local commands = {}
+  for _, span in ipairs(block.spans) do commands[#commands + 1] = span.command end
+  vim.ui.select(commands, {
+    prompt = 'Row:', format_item = function(command) return command.label end,
+  }, function(command)
+    if command and alive(row) then M.invoke(row, command) end
+  end)
+end
+
 function M.activate(form)
   if not alive(form) then return end
   view.render(form)
   local block = view.current_block(form)
   if not block then return end
+  -- The session the block shows: the form's own, or a child's drawn in it.
+  form = block.owner or form
+  if not alive(form) then return end
+  if block.row then return press_child_row(form, block) end
   if block.command then return M.invoke(form, block.command) end
   local field = block.field
   if not field then return end
@@ -152,6 +177,9 @@ end
 function M.cancel(form)
   if not alive(form) then return end
   local block = view.current_block(form)
+  if block and block.owner and block.owner ~= form and next(block.owner.pending) then
+    form = block.owner -- a child's command runs: cancel that one
+  end
   local name = block and block.command and form.pending[block.command.name] and block.command.name
   if not name then name = next(form.pending) end
   if not name then
@@ -173,7 +201,7 @@ function M.change(form)
     ui.warn((block and block.field and block.field.label .. ' is read-only') or 'only values can be changed')
     return
   end
-  api.nvim_buf_set_lines(form.buf, block.start, block.start + 1, false, { block.field.label .. ': ' })
+  api.nvim_buf_set_lines(form.buf, block.start, block.start + 1, false, { block.prefix .. ' ' })
   vim.cmd('startinsert!')
 end
 
@@ -184,6 +212,9 @@ local nothing = { ['session/undo'] = 'nothing to undo', ['session/redo'] = 'noth
 -- field. The form follows from the didChange the request causes; the answer
 -- says whether anything is left to undo or redo.
 function M.history(form, method)
+  if not alive(form) then return end
+  local block = view.current_block(form)
+  if block and block.owner then form = block.owner end -- a child's own history
   if not alive(form) then return end
   -- What was typed and not sent yet is a step of its own: send it first.
   view.render(form)

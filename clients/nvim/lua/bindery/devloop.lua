@@ -21,7 +21,10 @@ local function view() return require('bindery.view') end
 local function live_forms(conn)
   local forms = {}
   for _, form in pairs(daemon().sessions) do
-    if form.conn == conn and not form.closed and not form.dead then forms[#forms + 1] = form end
+    -- Child sessions are drawn in their root's buffer: the root stands for them.
+    if form.conn == conn and form.root == form and not form.closed and not form.dead then
+      forms[#forms + 1] = form
+    end
   end
   table.sort(forms, function(a, b) return a.session < b.session end)
   return forms

@@ -15,7 +15,7 @@ local function view() return require('bindery.view') end
 
 local function inserting(form)
   local mode = api.nvim_get_mode().mode:sub(1, 1)
-  return (mode == 'i' or mode == 'R') and api.nvim_get_current_buf() == form.buf
+  return (mode == 'i' or mode == 'R') and api.nvim_get_current_buf() == (form.root or form).buf
 end
 
 -- Whether the person is at work in a field: a write of it is waiting for
@@ -24,7 +24,7 @@ function M.busy(form, name)
   if form.timers[name] then return true end
   if not inserting(form) then return false end
   local block = view().current_block(form)
-  return block ~= nil and block.field ~= nil and block.field.name == name
+  return block ~= nil and block.field ~= nil and block.field.name == name and (block.owner or form) == form
 end
 
 local function stop_timer(form, name)
@@ -57,6 +57,7 @@ end
 -- (a label is damaged in Insert mode: wait until the person leaves it) or
 -- 'broken' (the form must be rewritten), after saying why.
 function M.scan(form)
+  form = form.root or form
   form.damaged = {}
   if not form.blocks or form.dead then return 'ok' end
   local current = api.nvim_buf_get_lines(form.buf, 0, -1, false)
@@ -71,17 +72,18 @@ function M.scan(form)
     local have = vim.list_slice(current, block.start + 1, block.start + #block.lines)
     if not vim.deep_equal(have, block.lines) then
       local field = block.field
+      local owner = block.owner or form
       if block.writable and vim.startswith(have[1], block.prefix) then
         block.lines = have
         -- A NUL typed with <C-v> reads as "\n": keep it as the escape a
         -- line break in a value is shown as, never a raw newline.
         local text = have[1]:sub(#block.prefix + 1):gsub('^ ', ''):gsub('\n', '\\n')
-        if text ~= form.text[field.name] then
-          form.text[field.name] = text
-          edited(form, field.name)
+        if text ~= owner.text[field.name] then
+          owner.text[field.name] = text
+          edited(owner, field.name)
         end
       elseif block.writable and inserting(form) then
-        form.damaged[field.name] = true
+        form.damaged[block.key] = true
         status = 'defer'
       elseif block.writable then
         ui.warn(('the label "%s" cannot be edited; restored'):format(field.label))
@@ -95,14 +97,17 @@ function M.scan(form)
   return status
 end
 
--- Resolves fields the daemon changed while the person was typing in them.
+-- Resolves fields the daemon changed while the person was typing in them
+-- (in the form and the child sessions drawn with it).
 function M.settle(form)
   local changed = false
-  for name in pairs(form.stale) do
-    if not M.busy(form, name) then
-      form.stale[name] = nil
-      form.text[name] = values.text(form.fields[name], form.state[name])
-      changed = true
+  for _, session in ipairs(view().sessions(form)) do
+    for name in pairs(session.stale) do
+      if not M.busy(session, name) then
+        session.stale[name] = nil
+        session.text[name] = values.text(session.fields[name], session.state[name])
+        changed = true
+      end
     end
   end
   if changed then view().render(form) end
@@ -142,14 +147,21 @@ end
 -- Sends every write still waiting for its pause (before a command runs, on
 -- leaving Insert mode or the buffer): the last keystroke is never lost.
 function M.flush(form)
-  for name in pairs(form.timers) do M.send(form, name) end
+  for _, session in ipairs(view().sessions(form)) do
+    for name in pairs(session.timers) do M.send(session, name) end
+  end
 end
 
 -- Flushes, then waits (briefly) for the answers, so that what the writes
 -- caused (a command becoming enabled) is known before acting on it.
 function M.flush_and_wait(form)
   M.flush(form)
-  vim.wait(5000, function() return form.writing == 0 or form.closed or form.dead end, 5)
+  vim.wait(5000, function()
+    for _, session in ipairs(view().sessions(form)) do
+      if session.writing > 0 and not session.closed and not session.dead then return false end
+    end
+    return true
+  end, 5)
 end
 
 -- Sets a field from an action (toggle, pick) and sends it at once.

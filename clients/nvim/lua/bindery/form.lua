@@ -26,11 +26,32 @@ local function buffer_name(form)
   return name
 end
 
--- result: session/open's {session, revision, state}.
-function M.new(conn, schema, result, key)
+-- The child view model types a schema shows, nested in it (protocol.md,
+-- "Child view models"): typeName -> schema.
+local function collect(schema, found)
+  found = found or {}
+  local function visit(t)
+    if type(t) ~= 'table' then return end
+    if t.type == 'viewModel' and type(t.schema) == 'table' and t.schema.fields then
+      if not found[t.typeName] then
+        found[t.typeName] = t.schema
+        collect(t.schema, found)
+      end
+    elseif t.type == 'array' then
+      visit(t.items)
+    end
+  end
+  for _, field in ipairs(schema.fields or {}) do visit(field) end
+  return found
+end
+
+-- One session's part of a form: its schema, state and what was typed. The
+-- root (the session opened) owns the buffer; its child sessions are drawn
+-- in that buffer too, each a Form of its own (root = the buffer's form).
+local function session_form(conn, schema, session, revision, state)
   local self = setmetatable({
-    conn = conn, schema = schema, type = schema.type, key = key,
-    session = result.session, revision = result.revision or 0, state = result.state,
+    conn = conn, schema = schema, type = schema.type,
+    session = session, revision = revision or 0, state = state or {},
     fields = {},     -- name -> field schema
     text = {},       -- writable field -> text shown (the buffer's, once typed)
     sent = {},       -- writable field -> text last sent or received
@@ -43,7 +64,6 @@ function M.new(conn, schema, result, key)
     writing = 0,     -- setField requests not answered yet
     splices = {},    -- list member -> splice ops applied to state, not yet drawn
     history = {},    -- id of an unanswered session/undo or redo -> whether it changed anything
-    damaged = {}, spin = 0,
   }, Form)
   for _, field in ipairs(schema.fields) do
     self.fields[field.name] = field
@@ -52,6 +72,19 @@ function M.new(conn, schema, result, key)
       self.sent[field.name] = self.text[field.name]
     end
   end
+  return self
+end
+
+-- result: session/open's {session, revision, state, children}.
+function M.new(conn, schema, result, key)
+  local self = session_form(conn, schema, result.session, result.revision, result.state)
+  self.key = key
+  self.root = self
+  self.children = {}    -- session id -> child Form, every descendant
+  self.child_schemas = collect(schema)
+  self.damaged, self.spin = {}, 0
+  daemon.sessions[self.session] = self
+  self:adopt(result.children)
 
   local buf = api.nvim_create_buf(true, true)
   self.buf = buf
@@ -91,7 +124,7 @@ end
 
 -- A didChange for this session.
 function Form:apply(params)
-  if self.closed or self.dead then return end
+  if self.closed or self.dead or self.root.closed then return end
   local revision = tonumber(params.revision)
   if revision and revision <= self.revision then return end
   local gap = revision and revision ~= self.revision + 1
@@ -106,8 +139,75 @@ function Form:apply(params)
   for name, splice in pairs(params.splices or {}) do
     if not self:splice(name, splice) then gap = true end
   end
+  self:adopt(params.children)
+  self:detach(params.detached)
   if gap then self:resync() end
-  view.render(self)
+  view.render(self.root)
+end
+
+-- Children the daemon shows for the first time ({"<id>": {type, revision,
+-- state}}), or all of them again (session/state): new ones become Forms
+-- drawn in the root's buffer and told their own didChange.
+function Form:adopt(children)
+  if type(children) ~= 'table' then return end
+  local root = self.root
+  for key, entry in pairs(children) do
+    local id = tonumber(key)
+    local child = id and root.children[id]
+    if child and type(entry.state) == 'table' then -- a resynchronisation
+      child.revision = tonumber(entry.revision) or child.revision
+      for name, value in pairs(entry.state) do child:take(name, value) end
+    elseif id and type(entry) == 'table' then
+      local schema = root.child_schemas[entry.type] or daemon.schemas[entry.type]
+        or { type = tostring(entry.type), fields = {}, commands = {} }
+      child = session_form(self.conn, schema, id, tonumber(entry.revision), entry.state)
+      child.root = root
+      root.children[id] = child
+      daemon.sessions[id] = child
+    end
+  end
+end
+
+-- Child sessions the daemon closed (a removed row, a detail hidden): they
+-- go, with every child no longer reachable from the root.
+function Form:detach(ids)
+  if type(ids) ~= 'table' or #ids == 0 then return end
+  local root = self.root
+  for _, id in ipairs(ids) do
+    local child = root.children[tonumber(id)]
+    if child then child:forget() end
+  end
+  root:prune()
+end
+
+-- Forgets the children no longer reachable from the root's state.
+function Form:prune()
+  local root = self
+  local reachable = {}
+  local function visit(form)
+    for _, value in pairs(form.state) do
+      local items = type(value) == 'table' and (value.session and { value } or value) or {}
+      for _, item in ipairs(items) do
+        local child = type(item) == 'table' and root.children[tonumber(item.session)]
+        if child and not reachable[child] then
+          reachable[child] = true
+          visit(child)
+        end
+      end
+    end
+  end
+  visit(root)
+  for _, child in pairs(root.children) do
+    if not reachable[child] then child:forget() end
+  end
+end
+
+-- A child session is gone: no more edits or commands go to it.
+function Form:forget()
+  self.closed = true
+  edit.stop_timers(self)
+  if daemon.sessions[self.session] == self then daemon.sessions[self.session] = nil end
+  self.root.children[self.session] = nil
 end
 
 -- Applies a list member's splice ({ops, length}) to the state and queues its
@@ -160,7 +260,9 @@ function Form:resync()
     if err or self.closed or self.dead then return end
     self.revision = result.revision
     for name, value in pairs(result.state) do self:take(name, value) end
-    view.render(self)
+    self:adopt(result.children)
+    self.root:prune()
+    view.render(self.root)
   end)
 end
 
@@ -180,6 +282,12 @@ end
 function Form:die(why)
   if self.closed or self.dead then return end
   self.dead = why
+  if self.root ~= self then -- drawn (dead) by its root
+    edit.stop_timers(self)
+    self.pending = {}
+    return
+  end
+  for _, child in pairs(self.children) do child:die(why) end
   edit.stop_timers(self)
   self.pending = {}
   view.render(self, true)
@@ -190,6 +298,8 @@ end
 -- Ends the session (the buffer is being wiped, or :BinderyClose).
 function Form:close()
   if self.closed then return end
+  if self.root ~= self then return end -- a child closes with its root
+  for _, child in pairs(self.children) do child:forget() end
   self.closed = true
   edit.stop_timers(self)
   view.stop_spinner(self)

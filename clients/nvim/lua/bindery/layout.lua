@@ -1,7 +1,12 @@
 -- What a form shows, as blocks of lines: the title, one block per member in
 -- schema order ("Label: value", continuation lines indented under the value),
 -- then one block per command (the button and, under it, its last result).
--- Pure: reads the form's state, touches no buffer.
+-- A child view model (protocol.md, "Child view models") is a heading with
+-- its own members and buttons indented under it; a list of child rows is a
+-- heading, then per row a line with the row's buttons and outputs and, under
+-- it, the row's writable fields. Every block names its owner: the session
+-- (root or child Form) whose member or command it shows.
+-- Pure: reads the forms' state, touches no buffer.
 local values = require('bindery.values')
 
 local M = {}
@@ -33,8 +38,8 @@ end
 
 -- The row buttons of a list element's line: { {command, from, to}, ... },
 -- byte columns (0-based, end exclusive).
-function M.row_buttons(commands)
-  local spans, col = {}, 4 -- after "  - "
+function M.row_buttons(commands, indent)
+  local spans, col = {}, 4 + (indent or 0) -- after "  - "
   for _, command in ipairs(commands or {}) do
     local label = '[ ' .. command.label .. ' ]'
     spans[#spans + 1] = { command = command, from = col, to = col + #label }
@@ -51,9 +56,12 @@ function M.item_line(item, commands)
   return rstrip('  - ' .. buttons .. values.inline(item))
 end
 
-local function field_block(form, field)
-  local prefix = field.label .. ': '
-  local block = { key = 'field:' .. field.name, field = field, writable = field.writable, prefix = field.label .. ':' }
+local function field_block(form, field, indent)
+  local prefix = indent .. field.label .. ': '
+  local block = {
+    key = form.session .. ':field:' .. field.name, owner = form, indent = indent,
+    field = field, writable = field.writable, prefix = indent .. field.label .. ':',
+  }
   if field.writable then
     block.lines = { prefix .. (form.text[field.name] or '') }
     return block
@@ -62,32 +70,32 @@ local function field_block(form, field)
   local shown, hanging, list = values.show(field, form.state[field.name], function(item)
     return M.item_line(item, commands)
   end)
-  local indent = hanging and '' or (' '):rep(vim.fn.strdisplaywidth(prefix))
+  local under = hanging and indent or (' '):rep(vim.fn.strdisplaywidth(prefix))
   -- One line per element after the label line: list splices edit these.
   block.list = list
   block.row_commands = list and commands or nil
   block.lines = { rstrip(prefix .. shown[1]) }
   for i = 2, #shown do
-    block.lines[i] = rstrip(indent .. shown[i])
+    block.lines[i] = rstrip(under .. shown[i])
   end
   return block
 end
 
 -- Whether a command runs: the daemon says so, or our invoke has not answered.
 function M.running(form, command)
-  if form.dead then return false end
+  if form.dead or form.closed then return false end
   return form.state[command.name .. '.running'] == true
     or (command.async and form.pending[command.name] ~= nil)
 end
 
-local function command_block(form, command)
+local function command_block(form, command, indent)
   local running = M.running(form, command)
   local block = {
-    key = 'command:' .. command.name,
+    key = form.session .. ':command:' .. command.name, owner = form, indent = indent,
     command = command,
     running = running,
     enabled = form.state[command.name .. '.enabled'] ~= false,
-    lines = { '[ ' .. command.label .. ' ]' .. (running and ' running…' or '') },
+    lines = { indent .. '[ ' .. command.label .. ' ]' .. (running and ' running…' or '') },
   }
   local result = form.results[command.name]
   if result and not running then
@@ -95,11 +103,97 @@ local function command_block(form, command)
     if result.ok and (result.value == nil or result.value == vim.NIL) then lines = { 'done' } end
     if lines[1] == '' then table.remove(lines, 1) end
     for i, line in ipairs(lines) do
-      block.lines[#block.lines + 1] = rstrip((i == 1 and (result.ok and '  → ' or '  ✗ ') or '    ') .. vim.trim(line))
+      block.lines[#block.lines + 1] = rstrip(indent .. (i == 1 and (result.ok and '  → ' or '  ✗ ') or '    ') .. vim.trim(line))
     end
     block.result_ok = result.ok
   end
   return block
+end
+
+-- Whether a type object is a child view model, or a list of them.
+function M.is_child(t)
+  return type(t) == 'table' and t.type == 'viewModel'
+end
+
+function M.is_rows(field)
+  return field.type == 'array' and M.is_child(field.items)
+end
+
+-- The child Form a value {"session": id} stands for, and its id.
+local function child_of(root, value)
+  local id = type(value) == 'table' and tonumber(value.session) or nil
+  return id and root.children[id] or nil, id
+end
+
+local members
+
+-- A child row: one line with its buttons (spans: byte columns) and its
+-- outputs, then its writable fields (and any children) indented under it.
+local function row_blocks(root, row, blocks, indent)
+  local line, spans, running = indent .. '- ', {}, false
+  for _, command in ipairs(row.schema.commands) do
+    local label = '[ ' .. command.label .. ' ]'
+    spans[#spans + 1] = { command = command, from = #line, to = #line + #label,
+      enabled = row.state[command.name .. '.enabled'] ~= false }
+    line = line .. label .. ' '
+    running = running or M.running(row, command)
+  end
+  local parts = {}
+  for _, field in ipairs(row.schema.fields) do
+    if not field.writable and not M.is_child(field) and not M.is_rows(field) then
+      parts[#parts + 1] = field.label .. ': ' .. values.inline(row.state[field.name])
+    end
+  end
+  line = line .. table.concat(parts, ' · ')
+  for _, command in ipairs(row.schema.commands) do
+    local result = row.results[command.name]
+    if result and not result.ok then line = line .. '  ✗ ' .. result.message:gsub('\n.*', '') end
+  end
+  blocks[#blocks + 1] = { key = row.session .. ':row', owner = row, row = true, indent = indent,
+    spans = spans, running = running, lines = { rstrip(line) } }
+  members(root, row, blocks, indent .. '  ', true)
+end
+
+-- A member holding a child: a heading, the child's members under it.
+local function child_section(root, form, field, blocks, indent)
+  local child, id = child_of(root, form.state[field.name])
+  local note = id == nil and ' (none)' or (child == nil and ' (session ' .. id .. ')' or '')
+  blocks[#blocks + 1] = { key = form.session .. ':child:' .. field.name, owner = form, heading = true,
+    indent = indent, lines = { indent .. field.label .. ':' .. note } }
+  if child then members(root, child, blocks, indent .. '  ') end
+end
+
+-- A member holding rows: a heading, then each row.
+local function rows_section(root, form, field, blocks, indent)
+  local list = form.state[field.name]
+  list = type(list) == 'table' and list or {}
+  blocks[#blocks + 1] = { key = form.session .. ':rows:' .. field.name, owner = form, heading = true,
+    indent = indent, lines = { indent .. field.label .. ':' .. (#list == 0 and ' (none)' or '') } }
+  for _, item in ipairs(list) do
+    local row = child_of(root, item)
+    if row then row_blocks(root, row, blocks, indent .. '  ') end
+  end
+end
+
+-- The blocks of one session's members, then of its commands (a row's
+-- commands are its line's buttons: in_row leaves them and its outputs out).
+members = function(root, form, blocks, indent, in_row)
+  for _, field in ipairs(form.schema.fields) do
+    if M.is_child(field) then
+      child_section(root, form, field, blocks, indent)
+    elseif M.is_rows(field) then
+      rows_section(root, form, field, blocks, indent)
+    elseif not in_row or field.writable then
+      blocks[#blocks + 1] = field_block(form, field, indent)
+    end
+  end
+  if in_row then return end
+  if #form.schema.commands > 0 and indent == '' then
+    blocks[#blocks + 1] = { key = 'gap', lines = { '' } }
+  end
+  for _, command in ipairs(form.schema.commands) do
+    blocks[#blocks + 1] = command_block(form, command, indent)
+  end
 end
 
 -- The blocks, in buffer order; each has key and lines (and what it shows).
@@ -111,15 +205,7 @@ function M.build(form)
   if form.build_error and not form.dead then -- bindery-dev: the build failed (devloop.lua)
     blocks[#blocks + 1] = { key = 'build', lines = { '!! ' .. form.build_error }, status = true }
   end
-  for _, field in ipairs(form.schema.fields) do
-    blocks[#blocks + 1] = field_block(form, field)
-  end
-  if #form.schema.commands > 0 then
-    blocks[#blocks + 1] = { key = 'gap', lines = { '' } }
-  end
-  for _, command in ipairs(form.schema.commands) do
-    blocks[#blocks + 1] = command_block(form, command)
-  end
+  members(form, form, blocks, '')
   return blocks
 end
 
