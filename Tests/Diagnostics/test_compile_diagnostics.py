@@ -17,7 +17,8 @@ EXPECTED = {
 }
 
 
-def typecheck(source: str) -> str:
+def typecheck(source: str) -> subprocess.CompletedProcess:
+    """swiftc -typecheck of `source` (as BadExposure.swift) against the built Bindery module."""
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "BadExposure.swift")
         with open(path, "w") as file:
@@ -25,16 +26,16 @@ def typecheck(source: str) -> str:
         command = ["swiftc", "-typecheck", "-I", os.path.join(BUILD, "Modules")]
         for module in ("CSwiftRuntime", "CDispatchMainQueue"):
             command += ["-Xcc", "-fmodule-map-file=%s" % os.path.join(ROOT, "Sources", module, "include", "module.modulemap")]
-        done = subprocess.run(command + [path], capture_output=True, text=True, timeout=120)
-        assert done.returncode != 0, "the bad exposure compiled"
-        return done.stderr
+        return subprocess.run(command + [path], capture_output=True, text=True, timeout=120)
 
 
 def test_every_bad_exposure_line_is_reported_with_its_reason():
     with open(os.path.join(ROOT, "Tests", "Diagnostics", "BadExposure.swift.txt")) as file:
         source = file.read()
+    done = typecheck(source)
+    assert done.returncode != 0, "the bad exposure compiled"
     errors = {}
-    for line, message in re.findall(r"^[^ \n]*BadExposure\.swift:(\d+):\d+: error: (.*)$", typecheck(source), re.M):
+    for line, message in re.findall(r"^[^ \n]*BadExposure\.swift:(\d+):\d+: error: (.*)$", done.stderr, re.M):
         errors.setdefault(int(line), []).append(message)
     assert sorted(errors) == sorted(EXPECTED), errors
     for line, reason in EXPECTED.items():
@@ -49,12 +50,5 @@ def test_the_same_file_with_its_mistakes_fixed_compiles():
              .replace("(model, name: String, extra: Int)", "(model, name: String)")
              .replace("enabled: \\.name", "enabled: \\.hasName")
              .replace("var total: Int { 3 }", "var total: Int { 3 }\n    var hasName: Bool { !name.isEmpty }"))
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "Fixed.swift")
-        with open(path, "w") as file:
-            file.write(fixed)
-        command = ["swiftc", "-typecheck", "-I", os.path.join(BUILD, "Modules")]
-        for module in ("CSwiftRuntime", "CDispatchMainQueue"):
-            command += ["-Xcc", "-fmodule-map-file=%s" % os.path.join(ROOT, "Sources", module, "include", "module.modulemap")]
-        done = subprocess.run(command + [path], capture_output=True, text=True, timeout=120)
+    done = typecheck(fixed)
     assert done.returncode == 0, done.stderr
