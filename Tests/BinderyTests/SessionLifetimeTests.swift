@@ -68,7 +68,6 @@ import SeedViewModels
         let id = try table.open(type, arguments: [:], observing: nil).id
         table.close(id)
         for _ in 0..<10 { await Task.yield() }
-        // A lasting registration is always cancellable: no type is ever marked.
-        #expect(table.needsCancellableTracking(type) == (marked && !SessionTracking.usesLastingRegistration))
+        #expect(table.needsCancellableTracking(type) == marked)
     }
 }
