@@ -55,7 +55,7 @@ public final class RecordingConnection: Connection {
 
     private func record(_ item: Inbound) {
         switch item {
-        case .message(_, let body):
+        case .message(_, let body), .request(_, let body):
             header()
             line("{\"in\":", body, "}")
         case .malformed(_, let body):

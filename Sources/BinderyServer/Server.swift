@@ -79,6 +79,8 @@ public final class Server {
         queue.append(contentsOf: items.lazy.map { item -> WorkItem in
             switch item {
             case .message(let json, _): .message(json, batch: nil)
+            case .request(let request, _):
+                .incoming(.request(id: .int(request.id), method: request.method, params: .object(request.params)))
             case .malformed(let error, _): .malformed(error)
             case .end: .end
             }
@@ -92,6 +94,8 @@ public final class Server {
     /// read, or the end of the client's input.
     private enum WorkItem {
         case message(JSONValue, batch: BatchReply?)
+        /// A request read without a tree (never in a batch).
+        case incoming(IncomingMessage)
         case malformed(RPCError)
         case end
     }
@@ -124,7 +128,9 @@ public final class Server {
             let batch = BatchReply(elements: elements.count)
             queue.prepend(contentsOf: elements.lazy.map { WorkItem.message($0, batch: batch) })
         case .message(let json, let batch):
-            handleTurn(json, batch: batch)
+            handleTurn(IncomingMessage(json), batch: batch)
+        case .incoming(let message):
+            handleTurn(message, batch: nil)
         case .malformed(let error):
             send(OutgoingMessage.response(id: nil, error: error))
         case .end:
@@ -133,10 +139,10 @@ public final class Server {
     }
 
     /// One message as one turn: the changes it causes are sent before its response.
-    private func handleTurn(_ json: JSONValue, batch: BatchReply?) {
+    private func handleTurn(_ message: IncomingMessage, batch: BatchReply?) {
         // Changes from before this message (timers, async steps) go out first, with their own cause.
         sendChanges()
-        switch IncomingMessage(json) {
+        switch message {
         case .invalid(let id, let error):
             answer(id, .error(error), in: batch)
         case .response:

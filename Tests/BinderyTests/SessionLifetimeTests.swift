@@ -68,6 +68,7 @@ import SeedViewModels
         let id = try table.open(type, arguments: [:], observing: nil).id
         table.close(id)
         for _ in 0..<10 { await Task.yield() }
-        #expect(table.needsCancellableTracking(type) == marked)
+        // A lasting registration is always cancellable: no type is ever marked.
+        #expect(table.needsCancellableTracking(type) == (marked && !SessionTracking.usesLastingRegistration))
     }
 }

@@ -27,10 +27,14 @@
 @MainActor
 final class SessionTracking {
     private var beacon: Beacon?
+    #if !BINDERY_PUBLIC_OBSERVATION_ONLY
+    /// The lasting registration, when ``usesLastingRegistration``.
+    private var lasting: LastingRegistration?
+    #endif
     private let onChange: @MainActor (RequestID?) -> Void
     /// Whether a registration of this session fired on a thread other than the main one.
     private(set) var sawWritesOffMain = false
-    /// Whether a registration is installed and has not fired yet.
+    /// Whether a registration is installed and has not fired since the last ``track(_:)``.
     private(set) var isArmed = false
     /// Set while ``cancel()`` fires the registration on purpose, so that firing is not a change.
     private var isCancelling = false
@@ -49,12 +53,22 @@ final class SessionTracking {
     }
 
     /// Whether ``cancel()`` can remove the current registration.
-    var isCancellable: Bool { beacon != nil }
+    var isCancellable: Bool {
+        #if !BINDERY_PUBLIC_OBSERVATION_ONLY
+        if Self.usesLastingRegistration { return true }
+        #endif
+        return beacon != nil
+    }
 
     /// Runs `reads`, replacing the registration with one for everything they touch. A registration
     /// still armed that cannot be cancelled stays until what it read changes (then it is ignored),
     /// and from now on registrations carry a beacon: so that happens at most once per session.
+    /// With a lasting registration, the registration is kept when the reads touched exactly what
+    /// it covers, and replaced otherwise.
     func track(_ reads: () -> Void) {
+        #if !BINDERY_PUBLIC_OBSERVATION_ONLY
+        if Self.usesLastingRegistration { return trackLasting(reads) }
+        #endif
         if isArmed {
             if beacon == nil {
                 beacon = Beacon()
@@ -72,23 +86,62 @@ final class SessionTracking {
             if let beacon { _ = beacon.generation }
             reads()
         } onChange: { [self] in
-            if MainThread.isCurrent {
-                runOnMainActor { self.registrationFired(number, cause: ChangeCause.current) }
-            } else {
-                // The writer's thread: its cause now, before the hop loses it.
-                let cause = ChangeCause.current
-                runOnMainActor {
-                    self.sawWritesOffMain = true
-                    self.registrationFired(number, cause: cause)
-                }
+            changed(number)
+        }
+    }
+
+    /// A registration fired, on the writer's thread: tell the main actor, with the writer's cause.
+    private nonisolated func changed(_ number: Int) {
+        if MainThread.isCurrent {
+            runOnMainActor { self.registrationFired(number, cause: ChangeCause.current) }
+        } else {
+            // The writer's thread: its cause now, before the hop loses it.
+            let cause = ChangeCause.current
+            runOnMainActor {
+                self.sawWritesOffMain = true
+                self.registrationFired(number, cause: cause)
             }
         }
     }
 
+    /// Whether sessions hold a lasting registration (Observation's SPI, see ``LastingRegistration``)
+    /// rather than the public one-shot one: true unless the toolchain lacks what it relies on, or
+    /// the build says `-DBINDERY_PUBLIC_OBSERVATION_ONLY`.
+    nonisolated static let usesLastingRegistration: Bool = {
+        #if BINDERY_PUBLIC_OBSERVATION_ONLY
+        false
+        #else
+        LastingRegistration.isAvailable
+        #endif
+    }()
+
+    #if !BINDERY_PUBLIC_OBSERVATION_ONLY
+    private func trackLasting(_ reads: () -> Void) {
+        let accesses = LastingRegistration.accessList(reads)
+        isArmed = true
+        if let lasting, let accesses, lasting.covers(accesses) { return }
+        // Installed before the old one goes, so a write from another thread to what both cover
+        // between the two is seen by one of them (what only the new one covers: see sawWritesOffMain).
+        registration &+= 1
+        let number = registration
+        let old = lasting
+        lasting = accesses.map { LastingRegistration($0) { [self] in changed(number) } }
+        old?.cancel()
+    }
+    #endif
     /// Removes the registration, if one is installed and carries a beacon, from everything it was
     /// registered with; false when one is installed that cannot be removed.
     @discardableResult
     func cancel() -> Bool {
+        #if !BINDERY_PUBLIC_OBSERVATION_ONLY
+        if Self.usesLastingRegistration {
+            lasting?.cancel()
+            lasting = nil
+            registration &+= 1  // a firing already on its way to the main actor is ignored
+            isArmed = false
+            return true
+        }
+        #endif
         guard isArmed else { return true }
         guard let beacon else { return false }
         isCancelling = true
@@ -98,7 +151,8 @@ final class SessionTracking {
     }
 
     private func registrationFired(_ number: Int, cause: RequestID?) {
-        guard number == registration else { return }  // replaced without being cancelled
+        // Replaced without being cancelled; or (lasting) already told since the last reads.
+        guard number == registration, isArmed else { return }
         isArmed = false
         if !isCancelling { onChange(cause) }
     }

@@ -2,6 +2,8 @@
 public enum Inbound: Sendable {
     /// A body that parsed as JSON: one message, or a batch (an array).
     case message(JSONValue, body: [UInt8])
+    /// A request read without a tree (see ``FlatRequest``): the hot path.
+    case request(FlatRequest, body: [UInt8])
     /// A body or frame that could not be read; answer `error` with a null id.
     case malformed(RPCError, body: [UInt8])
     /// The client closed its end of the stream.
@@ -15,6 +17,10 @@ extension Inbound {
         case .error(let message):
             self = .malformed(.parseError(message), body: [])
         case .frame(let body):
+            if let request = FlatRequest(body) {
+                self = .request(request, body: body)
+                return
+            }
             do {
                 self = .message(try JSONParser.parse(body, maximumDepth: maximumDepth), body: body)
             } catch {

@@ -114,7 +114,7 @@ extension Inbound {
     /// The size of the body it carries, for the read-ahead bound.
     var bodySize: Int {
         switch self {
-        case .message(_, let body), .malformed(_, let body): body.count
+        case .message(_, let body), .request(_, let body), .malformed(_, let body): body.count
         case .end: 0
         }
     }

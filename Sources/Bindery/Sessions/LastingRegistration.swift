@@ -1,0 +1,121 @@
+#if !BINDERY_PUBLIC_OBSERVATION_ONLY
+@_spi(SwiftUI) import Observation
+import CSwiftRuntime
+
+/// An Observation registration that stays until it is cancelled: Observation's SPI (the one SwiftUI
+/// uses, `ObservationTracking._installTracking(_:didSet:)`), where the public
+/// `withObservationTracking(_:onChange:)` fires once and must be made again after every change.
+///
+/// Made from the accesses of a read (``accessList(_:)``), it calls its closure after every change
+/// to anything that read touched, until ``cancel()``. ``covers(_:)`` tells whether the accesses of
+/// a later read are exactly the ones registered: then the registration is kept and nothing is
+/// installed (the common case: a form whose members read the same stored properties every time).
+///
+/// What it relies on beyond the public API, each checked once per process by ``isAvailable``: the
+/// SPI itself (a toolchain without it fails to compile this file: build with
+/// `-DBINDERY_PUBLIC_OBSERVATION_ONLY` to use the public API only), the C entry points of
+/// Observation's thread-local access list (visible only when the runtime is linked statically, as
+/// binderyd is: a debug build's tests run on the public API), and the layout of `_AccessList` (a dictionary from a
+/// registrar's id to the registrar and the key paths read of it), read to compare two lists.
+/// Should any of them differ, ``isAvailable`` is false and ``SessionTracking`` uses the public API;
+/// `LastingRegistrationTests` fails loudly when that happens on a toolchain Bindery supports.
+struct LastingRegistration: @unchecked Sendable {
+    private let tracking: ObservationTracking
+    private let entries: Entries
+
+    /// The accesses of one read, in Observation's own form.
+    struct Accesses: @unchecked Sendable {
+        fileprivate let list: ObservationTracking._AccessList
+        fileprivate var entries: Entries { unsafeBitCast(list, to: Entries.self) }
+    }
+
+    /// Installs a registration for `accesses`; `changed` runs, on the writer's thread, after each
+    /// change to any of them.
+    init(_ accesses: Accesses, changed: @escaping @Sendable () -> Void) {
+        tracking = ObservationTracking(accesses.list)
+        entries = accesses.entries
+        ObservationTracking._installTracking(tracking, didSet: { _ in changed() })
+    }
+
+    /// Removes the registration from every registrar it was installed in.
+    func cancel() {
+        tracking.cancel()
+    }
+
+    /// Whether `accesses` are exactly the ones this registration was made for (same registrars,
+    /// same key paths): a read that touched them needs no new registration.
+    func covers(_ accesses: Accesses) -> Bool {
+        let new = accesses.entries
+        guard new.count == entries.count else { return false }
+        for (id, entry) in new {
+            // The registrar itself, not only its id: this registration keeps the old one alive, so
+            // its address cannot have been reused, and a registrar made since compares different.
+            guard let old = entries[id], old.context === entry.context,
+                  old.properties.count == entry.properties.count else { return false }
+            for keyPath in entry.properties {
+                // Key paths from the same literal are one object; compare by value only otherwise.
+                if !old.properties.contains(where: { $0 === keyPath }), !old.properties.contains(keyPath) { return false }
+            }
+        }
+        return true
+    }
+
+    /// Runs `reads` and returns what they accessed (nil: no observable property). The accesses go
+    /// to this read only, not to an enclosing tracking's (a child session opened during its
+    /// parent's read tracks its own reads; the parent shows it by id, so it needs none of them).
+    static func accessList(_ reads: () -> Void) -> Accesses? {
+        var list: ObservationTracking._AccessList?
+        withUnsafeMutablePointer(to: &list) { pointer in
+            let previous = bindery_observation_access_list_get()
+            bindery_observation_access_list_set(UnsafeMutableRawPointer(pointer))
+            defer { bindery_observation_access_list_set(previous) }
+            reads()
+        }
+        return list.map(Accesses.init(list:))
+    }
+
+    /// `_AccessList`'s one stored property: per registrar (by the id of its context), the context
+    /// (one reference: its locked state) and the key paths read.
+    fileprivate typealias Entries = [ObjectIdentifier: Entry]
+    fileprivate struct Entry {
+        let context: AnyObject
+        let properties: Set<AnyKeyPath>
+    }
+
+    /// Whether Observation's thread-local access list is reachable: only where the Swift runtime is
+    /// linked statically (binderyd; not a debug build's tests, which use the public API).
+    static var isLinked: Bool { bindery_observation_access_list_linked() != 0 }
+
+    /// Whether everything above works on this toolchain: checked once, on a probe model.
+    static let isAvailable: Bool = {
+        guard isLinked, MemoryLayout<ObservationTracking._AccessList>.size == MemoryLayout<Entries>.size,
+              MemoryLayout<ObservationTracking._AccessList>.alignment == MemoryLayout<Entries>.alignment else { return false }
+        let probe = Probe()
+        guard let accesses = accessList({ _ = probe.first }) else { return false }
+        let entries = accesses.entries
+        guard entries.count == 1, let (id, entry) = entries.first, id == ObjectIdentifier(entry.context),
+              entry.properties == [\Probe.first as AnyKeyPath] else { return false }
+        guard let both = accessList({ _ = probe.first; _ = probe.second }),
+              let again = accessList({ _ = probe.first }) else { return false }
+        let counter = Counter()
+        let registration = LastingRegistration(accesses) { counter.count += 1 }
+        guard registration.covers(again), !registration.covers(both) else { return false }
+        probe.first = 1
+        probe.second = 1
+        probe.first = 2
+        registration.cancel()
+        probe.first = 3
+        return counter.count == 2
+    }()
+}
+
+@Observable
+private final class Probe: @unchecked Sendable {
+    var first = 0
+    var second = 0
+}
+
+private final class Counter: @unchecked Sendable {
+    var count = 0
+}
+#endif
