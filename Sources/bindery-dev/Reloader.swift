@@ -149,7 +149,9 @@ final class Reloader {
     private func switchOver(to daemon: Daemon, _ outcome: Migration.Outcome, tracker: MigrationTracker) {
         var sessions: [SessionRecord] = []
         for moved in outcome.moved {
-            var record = moved.record
+            // As the client holds it now: a didChange the old daemon sent while the sessions moved
+            // has been folded since the migration began.
+            var record = proxy.sessions[moved.record.id] ?? moved.record
             let now = tracker.states[moved.daemonID] ?? (JSONObject(), 0)
             let changes = record.differences(to: now.state)
             var revision = record.revision
