@@ -150,7 +150,7 @@ public final class Session {
         public var splices = JSONObject()
         public var children = JSONObject()
         public var detached: [Int] = []
-        public var isEmpty: Bool { changes.isEmpty && splices.isEmpty }
+        public var isEmpty: Bool { changes.isEmpty && splices.isEmpty && children.isEmpty && detached.isEmpty }
     }
 
     /// The values of its writable fields: what a snapshot keeps (outputs are recomputed on restore).
