@@ -71,8 +71,7 @@ def test_install_copies_bindery_dev_from_beside_binderyd(sandbox: Sandbox, tmp_p
     source.mkdir()
     shutil.copy2(sandbox.daemon, source / "binderyd")
     dev = Path(sandbox.daemon).parent / "bindery-dev"
-    if not dev.exists():
-        pytest.skip("no bindery-dev beside the daemon under test")
+    assert dev.exists(), "no bindery-dev beside %s: build it (swift build --product bindery-dev)" % sandbox.daemon
     shutil.copy2(dev, source / "bindery-dev")
     done = subprocess.run([INSTALL, "--from", str(source / "binderyd"), "--prefix", str(tmp_path / "prefix")],
                           env=dict(sandbox.env(), PATH="/usr/bin:/bin"), capture_output=True, text=True, timeout=60)

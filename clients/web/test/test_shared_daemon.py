@@ -29,10 +29,11 @@ def binderyd_under_test() -> str:
 
 
 # Decided when the module is collected: no browser is started for tests that cannot run.
-pytestmark = pytest.mark.skipif(
-    os.path.exists(binderyd_under_test()) and not has_remote(binderyd_under_test()),
-    reason="needs the shared daemon: `%s --help` has no --remote (binderyd --listen/--remote is being "
-           "built on another branch)" % binderyd_under_test())
+@pytest.fixture(autouse=True)
+def binderyd_has_remote() -> None:
+    """Every test here needs the shared daemon: a binderyd without --remote fails them, saying so."""
+    daemon = binderyd_under_test()
+    assert has_remote(daemon), "%s --help has no --remote: these tests need the shared daemon" % daemon
 
 
 def python_client() -> Any:

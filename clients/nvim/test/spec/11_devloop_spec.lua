@@ -3,7 +3,7 @@
 local T = require('helpers')
 
 local dev, package = os.getenv('BINDERY_DEV'), os.getenv('BINDERY_DEV_PACKAGE')
-if not (dev and package) then return end
+assert(dev and package, 'BINDERY_DEV and BINDERY_DEV_PACKAGE are unset: run this suite through test/run')
 
 local function read(path)
   local file = assert(io.open(path, 'r'))
