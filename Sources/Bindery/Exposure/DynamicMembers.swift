@@ -62,8 +62,9 @@ extension Output {
 /// type the model holds (as the client was shown them).
 @MainActor
 enum ValueMatching {
-    /// The members of the session being served, to match against; set around writes and invokes.
-    static var sources: ((Any.Type) -> [Any])?
+    /// The model being written or invoked, and its type, whose members are matched against; set
+    /// around writes and invokes (`ViewModelType.matchingValues(of:_:)`).
+    static var source: (type: ViewModelType, model: AnyObject)?
 
     static func value<Value>(_ json: JSONValue, as type: Value.Type, _ coder: DynamicCoder) throws(ValueError) -> Value {
         if coder.canDecode { return try coder.decode(json) as! Value }
@@ -80,7 +81,7 @@ enum ValueMatching {
         // One value may be shown in several members (a list and its filtered view): the same JSON
         // is the same candidate.
         var candidates: [(value: Any, json: JSONValue)] = []
-        for value in sources?(type) ?? [] {
+        for value in source.map({ $0.type.values(ofType: type, in: $0.model) }) ?? [] {
             let json = coder.encode(value)
             if !candidates.contains(where: { sameIgnoringOrder($0.json, json) }) { candidates.append((value, json)) }
         }

@@ -73,65 +73,55 @@ func defaultLabel(for name: String) -> String {
     // ASCII (every name in practice) byte by byte: Character's case properties load Unicode tables,
     // a measurable part of the daemon's start-up.
     let bytes = Array(name.utf8)
-    func isUpper(_ index: Int) -> Bool { index < bytes.count && bytes[index] >= UInt8(ascii: "A") && bytes[index] <= UInt8(ascii: "Z") }
-    func isLower(_ index: Int) -> Bool { index < bytes.count && bytes[index] >= UInt8(ascii: "a") && bytes[index] <= UInt8(ascii: "z") }
+    func isUpper(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
+    func isLower(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") }
     var label: [UInt8] = []
     label.reserveCapacity(bytes.count + 4)
-    var index = 0
-    while index < bytes.count {
-        var run = index
-        while isUpper(run) { run += 1 }
-        if run - index > 1 {
-            // An acronym, kept as it is: "ID", a plural "IDs", or "URL" of "URLString", whose last
-            // capital starts the next word.
-            var end = run
-            if isLower(run) {
-                if bytes[run] == UInt8(ascii: "s"), !isLower(run + 1) { end = run + 1 } else { end = run - 1 }
-            }
-            if !label.isEmpty { label.append(UInt8(ascii: " ")) }
-            label += bytes[index..<end]
-            index = end
-            continue
-        }
-        let byte = bytes[index]
-        if isUpper(index), !label.isEmpty { label.append(UInt8(ascii: " ")) }
-        label.append(isUpper(index) ? byte + 32 : byte)
-        index += 1
+    for word in labelWords(bytes, isUpper: isUpper, isLower: isLower, isS: { $0 == UInt8(ascii: "s") }) {
+        if !label.isEmpty { label.append(UInt8(ascii: " ")) }
+        label += word.isAcronym ? bytes[word.range] : bytes[word.range].map { isUpper($0) ? $0 + 32 : $0 }[...]
     }
-    if let first = label.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") { label[0] = first - 32 }
+    if let first = label.first, isLower(first) { label[0] = first - 32 }
     return String(decoding: label, as: UTF8.self)
 }
 
+/// ``defaultLabel(for:)`` for a name that is not ASCII: the same rule, by Characters.
 func unicodeLabel(for name: String) -> String {
-    // The same rule as `defaultLabel(for:)`'s ASCII path, by Characters.
     let characters = Array(name)
-    func isUpper(_ index: Int) -> Bool { index < characters.count && characters[index].isUppercase }
-    func isLower(_ index: Int) -> Bool { index < characters.count && characters[index].isLowercase }
-    var words: [String] = []
-    var current = ""
-    var index = 0
-    while index < characters.count {
+    let words = labelWords(characters, isUpper: \.isUppercase, isLower: \.isLowercase, isS: { $0 == "s" }).map { word in
+        word.isAcronym ? String(characters[word.range]) : characters[word.range].map { $0.lowercased() }.joined()
+    }
+    let sentence = words.joined(separator: " ")
+    return sentence.prefix(1).uppercased() + sentence.dropFirst()
+}
+
+/// The words of a camel-case name: a capital starts a word; a run of capitals is one word (an
+/// acronym, kept as it is: "ID", a plural "IDs", or "URL" of "URLString", whose last capital
+/// starts the next word).
+private func labelWords<Element>(_ elements: [Element], isUpper: (Element) -> Bool, isLower: (Element) -> Bool,
+                                 isS: (Element) -> Bool) -> [(range: Range<Int>, isAcronym: Bool)] {
+    func upper(_ index: Int) -> Bool { index < elements.count && isUpper(elements[index]) }
+    func lower(_ index: Int) -> Bool { index < elements.count && isLower(elements[index]) }
+    var words: [(range: Range<Int>, isAcronym: Bool)] = []
+    var start = 0, index = 0
+    while index < elements.count {
         var run = index
-        while isUpper(run) { run += 1 }
+        while upper(run) { run += 1 }
         if run - index > 1 {
             var end = run
-            if isLower(run) {
-                if characters[run] == "s", !isLower(run + 1) { end = run + 1 } else { end = run - 1 }
-            }
-            if !current.isEmpty { words.append(current) }
-            words.append(String(characters[index..<end]))
-            current = ""
+            if lower(run) { end = isS(elements[run]) && !lower(run + 1) ? run + 1 : run - 1 }
+            if start < index { words.append((start..<index, false)) }
+            words.append((index..<end, true))
+            start = end
             index = end
             continue
         }
-        if isUpper(index), !current.isEmpty || !words.isEmpty {
-            if !current.isEmpty { words.append(current) }
-            current = ""
+        if upper(index), start < index {
+            words.append((start..<index, false))
+            start = index
         }
-        current.append(isUpper(index) ? Character(characters[index].lowercased()) : characters[index])
         index += 1
     }
-    if !current.isEmpty { words.append(current) }
-    let sentence = words.joined(separator: " ")
-    return sentence.prefix(1).uppercased() + sentence.dropFirst()
+    if start < elements.count { words.append((start..<elements.count, false)) }
+    return words
 }

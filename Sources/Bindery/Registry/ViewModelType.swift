@@ -122,9 +122,10 @@ public final class ViewModelType {
 
     /// Runs `body` (a write, an invoke) with `model`'s values as what arguments are matched against.
     func matchingValues<T, E: Error>(of model: AnyObject, _ body: () throws(E) -> T) throws(E) -> T {
-        let outer = ValueMatching.sources
-        ValueMatching.sources = { [unowned self] valueType in values(ofType: valueType, in: model) }
-        defer { ValueMatching.sources = outer }
+        // References, not a closure: nothing is allocated on the way of every write and invoke.
+        let outer = ValueMatching.source
+        ValueMatching.source = (self, model)
+        defer { ValueMatching.source = outer }
         return try body()
     }
 

@@ -14,6 +14,8 @@ public final class Session {
     /// The client's name for this session, from `session/open`'s `key`.
     public let key: String?
     let model: AnyObject
+    /// Whether Observation sees the model's changes (it is `@Observable`): asked once, not per write.
+    private let modelIsObservable: Bool
     /// Counts the change sets sent: 0 at open, one more per ``collectChanges()`` that found any.
     public private(set) var revision = 0
     public private(set) var isClosed = false
@@ -55,6 +57,7 @@ public final class Session {
         self.type = type
         self.key = key
         self.model = model
+        modelIsObservable = model is any Observable
         self.table = table
         runningCounts = Array(repeating: 0, count: type.commands.count)
         lastSent = Array(repeating: nil, count: type.members.count)
@@ -128,7 +131,7 @@ public final class Session {
         }
         // A model Observation cannot see at all (not `@Observable`): what the write changed is
         // found by reading again.
-        if !(model is any Observable) { markDirty() }
+        if !modelIsObservable { markDirty() }
         guard lastSent[index] != nil else { return false }
         lastSent[index] = value
         if !after.isSameValue(as: value) { markDirty() }
