@@ -119,3 +119,20 @@ def test_a_foundation_timer_fires_in_the_daemon():
         assert start["id"] < stop["id"]
     finally:
         peer.close()
+
+
+def test_a_debounce_replays_exactly_under_the_virtual_clock():
+    # --deterministic: the view model's own task (its debounce, then the service's sleep) runs on the
+    # main thread, so one clock/advance carries both, the same way every run.
+    process = subprocess.Popen([APPD, "--deterministic"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "session/open", "params": {"type": "search"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "setField", "params": {"session": 1, "field": "query", "value": "Mo"}},
+        {"jsonrpc": "2.0", "id": 3, "method": "clock/advance", "params": {"ms": 500}},
+    ]
+    output, _ = process.communicate(b"".join(json.dumps(r).encode() + b"\n" for r in requests), timeout=30)
+    changes = [m["params"]["changes"] for m in map(json.loads, output.splitlines()) if m.get("method") == "didChange"]
+    assert changes == [
+        {"state": {"case": "loading"}, "searchCount": 1},
+        {"state": {"case": "loaded", "_0": [{"id": 2, "title": "Modern Times", "year": 1936}]}, "resultCount": 1},
+    ]

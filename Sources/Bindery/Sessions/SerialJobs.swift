@@ -1,35 +1,24 @@
 import CSwiftRuntime
 
-/// Runs every job the Swift runtime would send to its global executor on the main actor instead,
-/// between ``begin()`` and as many ``end()``s: then the tasks a view model starts by itself (a
-/// debounce's `Task { … }`, a `nonisolated async` method, a sleep that hops off the main actor)
-/// make progress only when the main actor is free, in one order, and a virtual clock advanced
-/// meanwhile sees every sleep they begin. A `--deterministic` daemon runs so for its whole life;
-/// `TestSession` during each step and advance (not for its whole life: other tests of the process
-/// may block the main thread waiting for a job of their own). (TCA's tests use the same runtime hook.)
+/// Runs every job the Swift runtime would send to its global executor on the main actor instead:
+/// then the tasks a view model starts by itself (a debounce's `Task { … }`, a `nonisolated async`
+/// method, a sleep that hops off the main actor) make progress only when the main actor is free, in
+/// one order, and a virtual clock advanced meanwhile sees every sleep they begin. A `--deterministic`
+/// daemon runs so for its whole life (TCA's tests use the same runtime hook). `TestSession` does
+/// not: the hook reaches every test of the process, and one that blocks the main thread waiting for
+/// a job of its own would starve.
 @MainActor
 public enum SerialJobs {
-    private static var users = 0
-
-    /// Whether global jobs run on the main actor for the whole life of the process (a
-    /// `--deterministic` daemon): then a virtual clock lets a task it does not know run on to its
-    /// next sleep after each wake-up, so one advance carries a debounce and the call after it.
+    /// Whether global jobs run on the main actor: then a virtual clock lets a task it does not know
+    /// run on to its next sleep after each wake-up, so one advance carries a debounce and the call
+    /// after it.
     public private(set) static var isForLife = false
 
     /// Global jobs on the main actor from now on, for good.
     public static func beginForLife() {
+        guard !isForLife else { return }
         isForLife = true
-        begin()
-    }
-
-    public static func begin() {
-        users += 1
-        if users == 1 { bindery_run_global_jobs_on_main(1) }
-    }
-
-    public static func end() {
-        users -= 1
-        if users == 0 { bindery_run_global_jobs_on_main(0) }
+        bindery_run_global_jobs_on_main(1)
     }
 
     /// Lets the jobs waiting on the main actor run, and those they start, many times over: what a
