@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The modules every request runs through. Release builds drop the run-time exclusivity checks
+/// (as the standard library's own release build does): they cost about 3,000 instructions per
+/// `setField`, a sixth of the path's own work (BENCHMARKS.md). Debug builds, and so every test,
+/// keep them.
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "Bindery",
     products: [
@@ -13,7 +19,7 @@ let package = Package(
     ],
     targets: [
         // Transport: JSON values, JSON-RPC messages, framing, stdio connection. Knows no view models.
-        .target(name: "JSONRPC", dependencies: ["CDispatchMainQueue"]),
+        .target(name: "JSONRPC", dependencies: ["CDispatchMainQueue"], swiftSettings: hotPath),
         // libdispatch's main-queue hooks, so the daemon's main thread can read, parse and handle
         // input itself and still run main-actor work (see MainLoop).
         .target(name: "CDispatchMainQueue", linkerSettings: [.linkedLibrary("dispatch")]),
@@ -23,11 +29,11 @@ let package = Package(
         // how an enum's payload types are found for its schema (see TypeMetadata).
         .target(name: "CSwiftRuntime"),
         // What a view-model author imports: exposure, value coding, schema, change tracking.
-        .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom", "CSwiftRuntime"]),
+        .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom", "CSwiftRuntime"], swiftSettings: hotPath),
         // For view model authors' tests: a view model opened in-process, every change asserted.
         .target(name: "BinderyTesting", dependencies: ["Bindery"]),
         // The protocol methods over sessions, recording, the stdio entry point.
-        .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"]),
+        .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"], swiftSettings: hotPath),
         // The view models of the seed articles.
         .target(name: "SeedViewModels", dependencies: ["Bindery"]),
         // A fully static executable (-static-executable: the Swift runtime and glibc inside): no

