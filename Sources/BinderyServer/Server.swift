@@ -188,7 +188,7 @@ public final class Server {
     func answer(_ id: RequestID?, _ reply: Reply, in batch: BatchReply?, slot: Int? = nil) {
         if batch == nil, case .result(let result) = reply, !isClosed {
             // The common case, written without building the envelope.
-            return connection.send(OutgoingMessage.responseBytes(id: id, result: result))
+            return connection.send { OutgoingMessage.writeResponse(id: id, result: result, to: &$0) }
         }
         let response: JSONValue
         switch reply {
@@ -224,30 +224,38 @@ public final class Server {
                                children: JSONObject = JSONObject(), detached: [Int] = [],
                                cause: RequestID?) -> [UInt8] {
         JSONWriter.bytes { output in
-            output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
-            output.write(session)
-            output.append(#","revision":"#)
-            output.write(revision)
-            output.append(#","changes":"#)
-            output.write(.object(changes))
-            if !splices.isEmpty {
-                output.append(#","splices":"#)
-                output.write(.object(splices))
-            }
-            if !children.isEmpty {
-                output.append(#","children":"#)
-                output.write(.object(children))
-            }
-            if !detached.isEmpty {
-                output.append(#","detached":"#)
-                output.write(.array(detached.map(JSONValue.int)))
-            }
-            if let cause {
-                output.append(#","cause":"#)
-                output.write(cause.json)
-            }
-            output.append("}}")
+            writeDidChange(session: session, revision: revision, changes: changes, splices: splices,
+                           children: children, detached: detached, cause: cause, to: &output)
         }
+    }
+
+    /// Writes the `didChange` that ``didChangeBytes(session:revision:changes:splices:children:detached:cause:)`` makes.
+    static func writeDidChange(session: Int, revision: Int, changes: JSONObject, splices: JSONObject,
+                               children: JSONObject, detached: [Int], cause: RequestID?,
+                               to output: inout JSONWriter.Output) {
+        output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
+        output.write(session)
+        output.append(#","revision":"#)
+        output.write(revision)
+        output.append(#","changes":"#)
+        output.write(.object(changes))
+        if !splices.isEmpty {
+            output.append(#","splices":"#)
+            output.write(.object(splices))
+        }
+        if !children.isEmpty {
+            output.append(#","children":"#)
+            output.write(.object(children))
+        }
+        if !detached.isEmpty {
+            output.append(#","detached":"#)
+            output.write(.array(detached.map(JSONValue.int)))
+        }
+        if let cause {
+            output.append(#","cause":"#)
+            output.write(cause.json)
+        }
+        output.append("}}")
     }
 
     func send(_ message: JSONValue) {

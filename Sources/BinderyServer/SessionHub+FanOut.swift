@@ -70,10 +70,12 @@ extension SessionHub {
         if list.count == 1, written == nil, item.wasCollected, list[0].client.wantsSplices || item.splices.isEmpty {
             let client = list[0].client
             guard !client.isClosed else { return }
-            client.connection.send(Server.didChangeBytes(session: session.id, revision: session.revision,
-                                                         changes: item.changes, splices: item.splices,
-                                                         children: item.children, detached: item.detached,
-                                                         cause: item.origin == client.clientNumber ? item.cause : nil))
+            let cause = item.origin == client.clientNumber ? item.cause : nil
+            client.connection.send { output in
+                Server.writeDidChange(session: session.id, revision: session.revision, changes: item.changes,
+                                      splices: item.splices, children: item.children, detached: item.detached,
+                                      cause: cause, to: &output)
+            }
             return
         }
         // The same bytes for every client that observes everything and is not the cause.
@@ -137,10 +139,11 @@ extension SessionHub {
             return
         }
         for (session, cause, found) in table.collectChangeSets() where !client.isClosed {
-            client.connection.send(Server.didChangeBytes(session: session.id, revision: session.revision,
-                                                         changes: found.changes, splices: found.splices,
-                                                         children: found.children, detached: found.detached,
-                                                         cause: cause))
+            client.connection.send { output in
+                Server.writeDidChange(session: session.id, revision: session.revision, changes: found.changes,
+                                      splices: found.splices, children: found.children, detached: found.detached,
+                                      cause: cause, to: &output)
+            }
         }
     }
 

@@ -241,6 +241,7 @@ public final class Session {
                 return
             }
             lastSent[index] = value
+            if found.changes.isEmpty { found.changes = JSONObject(minimumCapacity: lastSent.count) }
             found.changes.append(name, value)
         } }
         (found.children, found.detached) = takeChildrenNews()

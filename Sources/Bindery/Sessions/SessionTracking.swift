@@ -93,7 +93,8 @@ final class SessionTracking {
     /// A registration fired, on the writer's thread: tell the main actor, with the writer's cause.
     private nonisolated func changed(_ number: Int) {
         if MainThread.isCurrent {
-            runOnMainActor { self.registrationFired(number, cause: ChangeCause.current) }
+            // Where view models change: told at once, and without a closure made per change.
+            Self.fireOnMainThread(self, number, ChangeCause.current)
         } else {
             // The writer's thread: its cause now, before the hop loses it.
             let cause = ChangeCause.current
@@ -103,6 +104,12 @@ final class SessionTracking {
             }
         }
     }
+
+    /// ``registrationFired(_:cause:)`` called from a nonisolated context that checked it runs on the
+    /// main thread (`runOnMainActor` would allocate a closure for every change).
+    nonisolated(unsafe) private static let fireOnMainThread = unsafeBitCast(
+        { @MainActor (tracking: SessionTracking, number: Int, cause: RequestID?) in tracking.registrationFired(number, cause: cause) },
+        to: ((SessionTracking, Int, RequestID?) -> Void).self)
 
     /// Whether sessions hold a lasting registration (Observation's SPI, see ``LastingRegistration``)
     /// rather than the public one-shot one: true unless the toolchain lacks what it relies on, or
@@ -119,7 +126,8 @@ final class SessionTracking {
     private func trackLasting(_ reads: () -> Void) {
         let accesses = LastingRegistration.accessList(reads)
         isArmed = true
-        if let lasting, let accesses, lasting.covers(accesses) { return }
+        // Asked in place: binding `lasting` would copy it (two retains and releases per change).
+        if let accesses, lasting?.covers(accesses) == true { return }
         // Installed before the old one goes, so a write from another thread to what both cover
         // between the two is seen by one of them (what only the new one covers: see sawWritesOffMain).
         registration &+= 1

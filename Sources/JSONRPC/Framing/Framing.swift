@@ -14,6 +14,10 @@ public enum Framing: String, Sendable {
     /// Appends `body` to `buffer` framed this way. Only `Content-Length` is written, as the first and
     /// only header, because some clients (python-lsp-jsonrpc) insist on it being first.
     public func frame(_ body: [UInt8], into buffer: inout [UInt8]) {
+        body.withUnsafeBufferPointer { frame($0, into: &buffer) }
+    }
+
+    public func frame(_ body: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8]) {
         switch self {
         case .contentLength:
             buffer.append(contentsOf: Framing.headerPrefix)

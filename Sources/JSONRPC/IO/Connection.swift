@@ -17,8 +17,17 @@ public protocol Connection: AnyObject {
     /// Queues one message body for writing, in order. May write (and wait for the client to read)
     /// when much is queued: that is how a client that does not read slows the server down.
     func send(_ body: [UInt8])
+    /// Queues the message body `write` writes: like ``send(_:)``, but a transport that frames into
+    /// a buffer of its own may take the body straight from the writer, with no array made for it.
+    func send(writing write: (inout JSONWriter.Output) -> Void)
     /// Writes everything queued.
     func flush()
     /// Ends the exchange: nothing more is sent after what is queued. A process exits with `exitCode`.
     func close(exitCode: Int32)
+}
+
+extension Connection {
+    public func send(writing write: (inout JSONWriter.Output) -> Void) {
+        send(JSONWriter.bytes(write))
+    }
 }

@@ -29,6 +29,10 @@ public final class MessageWriter {
 
     /// Frames a serialized message body and queues it; writes the buffer once it passes the threshold.
     public func enqueue(_ body: [UInt8], framing: Framing) {
+        body.withUnsafeBufferPointer { enqueue($0, framing: framing) }
+    }
+
+    public func enqueue(_ body: UnsafeBufferPointer<UInt8>, framing: Framing) {
         guard failure == nil else { return }
         framing.frame(body, into: &pending)
         if pending.count > flushThreshold { flush() }

@@ -80,6 +80,13 @@ public final class StdioConnection: Connection {
         checkWriter()
     }
 
+    /// The body framed into the output buffer straight from the writer's (stack) memory.
+    public func send(writing write: (inout JSONWriter.Output) -> Void) {
+        let framing = framing ?? .contentLength
+        JSONWriter.withBytes(write) { writer.enqueue($0, framing: framing) }
+        checkWriter()
+    }
+
     public func flush() {
         writer.flush()
         checkWriter()

@@ -43,6 +43,16 @@ public enum JSONWriter {
         }
     }
 
+    /// Runs `use` on the bytes `write` appends to an output (see ``bytes(_:)-(inout Output) -> Void``),
+    /// without copying them into an array: valid only during `use`.
+    public static func withBytes<Result>(_ write: (inout Output) -> Void,
+                                         _ use: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withOutput { output in
+            write(&output)
+            return use(output.written)
+        }
+    }
+
     /// Runs `body` with an output that starts on the stack, so a typical message costs no extra allocation.
     ///
     /// Appending to an Array byte by byte pays a uniqueness and capacity check each time; writing through

@@ -68,17 +68,20 @@ public enum OutgoingMessage {
     /// The response to `id` with `result`, serialized: the bytes of `response(id:result:)`, written
     /// without building its envelope (every request pays for one).
     public static func responseBytes(id: RequestID?, result: JSONValue) -> [UInt8] {
-        JSONWriter.bytes { output in
-            output.append(#"{"jsonrpc":"2.0","id":"#)
-            switch id {
-            case .int(let number)?: output.write(number)
-            case let id?: output.write(id.json)
-            case nil: output.append("null")
-            }
-            output.append(#","result":"#)
-            output.write(result)
-            output.append("}")
+        JSONWriter.bytes { writeResponse(id: id, result: result, to: &$0) }
+    }
+
+    /// Writes the response to `id` with `result`, as ``responseBytes(id:result:)`` makes it.
+    public static func writeResponse(id: RequestID?, result: JSONValue, to output: inout JSONWriter.Output) {
+        output.append(#"{"jsonrpc":"2.0","id":"#)
+        switch id {
+        case .int(let number)?: output.write(number)
+        case let id?: output.write(id.json)
+        case nil: output.append("null")
         }
+        output.append(#","result":"#)
+        output.write(result)
+        output.append("}")
     }
 
     public static func response(id: RequestID?, error: RPCError) -> JSONValue {
