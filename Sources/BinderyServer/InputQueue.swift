@@ -27,8 +27,7 @@ struct InputQueue<Item> {
     /// The oldest item, now released from the queue.
     mutating func popFirst() -> Item? {
         guard start < items.count else { return nil }
-        let item = items[start]
-        items[start] = nil
+        let item = items[start].take()  // moved out, not copied
         start += 1
         if start == items.count {
             items.removeAll(keepingCapacity: items.capacity <= 4096)

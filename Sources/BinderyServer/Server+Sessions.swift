@@ -141,7 +141,7 @@ extension Server {
         store?.sessionChanged(session)
         // The revision this write produced: collect now so the response can name it.
         sendChanges()
-        return ["revision": .int(session.revision)]
+        return .object(JSONObject([(key: "revision", value: .int(session.revision))]))
     }
 
     func session(_ params: Params) throws(RPCError) -> Session {

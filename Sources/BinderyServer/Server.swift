@@ -155,24 +155,29 @@ public final class Server {
             let reply: Reply
             if isShutDown {
                 reply = .error(.invalidRequest("the server has shut down; only \"exit\" is accepted"))
-            } else {
-                let run = {
-                    ChangeCause.$current.withValue(id) {
-                        self.inTurn {
-                            do throws(RPCError) {
-                                return try self.handleRequest(method, params, id: id, batch: batch)
-                            } catch {
-                                return .error(error)
-                            }
-                        }
-                    }
-                }
+            } else if hub.isShared {
                 // Shared: the changes this request causes name this client, whose id it is.
-                reply = hub.isShared ? ChangeCause.$origin.withValue(clientNumber, operation: run) : run()
+                reply = ChangeCause.$origin.withValue(clientNumber) { runRequest(method, params, id: id, batch: batch) }
+            } else {
+                reply = runRequest(method, params, id: id, batch: batch)
             }
             sendChanges()
             if case .later = reply { return }
             answer(id, reply, in: batch)
+        }
+    }
+
+    /// Handles a request in a turn, on its behalf (its id is the cause of what it changes).
+    /// A method, not a closure kept in a variable: such a closure checks its isolation at every call.
+    private func runRequest(_ method: String, _ params: JSONValue?, id: RequestID?, batch: BatchReply?) -> Reply {
+        ChangeCause.$current.withValue(id) {
+            inTurn {
+                do throws(RPCError) {
+                    return try handleRequest(method, params, id: id, batch: batch)
+                } catch {
+                    return .error(error)
+                }
+            }
         }
     }
 

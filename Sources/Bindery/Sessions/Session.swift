@@ -119,10 +119,11 @@ public final class Session {
             throw .wrongValueType(field: name, error)
         }
         let after = read(index)
-        if !after.isSameValue(as: before), let clock = table?.elapsed {
+        let changed = !after.isSameValue(as: before)
+        if changed, let clock = table?.elapsed {
             history.recordWrite(property: property, before: before, after: after, at: clock())
         }
-        if after.isSwiftEqual(to: before), !after.isSameValue(as: before) {
+        if changed, after.isSwiftEqual(to: before) {
             // The setter saw "no change" by Swift's `==` and told Observation nothing, yet the model
             // now holds another value (-0.0 for 0, "e\u{301}" for "\u{E9}"): what was derived from it
             // may differ too. Re-read everything rather than leave the client believing the old.
@@ -134,8 +135,9 @@ public final class Session {
         if !modelIsObservable { markDirty() }
         guard lastSent[index] != nil else { return false }
         lastSent[index] = value
-        if !after.isSameValue(as: value) { markDirty() }
-        return after.isSameValue(as: value) && !after.isSameValue(as: before)
+        let holdsWhatWasWritten = after.isSameValue(as: value)
+        if !holdsWhatWasWritten { markDirty() }
+        return holdsWhatWasWritten && changed
     }
 
     /// Counts a revision for changes a host sends that no collection found: a value one client

@@ -108,21 +108,23 @@ private struct FlatScanner {
         return negative ? -value : value
     }
 
-    /// The methods and parameter names of hot requests: read as these literals, which costs no
+    /// A method or member name. Those of hot requests are returned as literals, which costs no
     /// decoding (a `String` made from bytes is validated and copied: about 200 instructions each).
-    private static let names: [String] = [
-        "setField", "invoke", "session", "field", "value", "command", "args", "expectedRevision", "$/cancelRequest", "id",
-    ]
-
-    /// A method or member name: one of ``names`` when it is, else as ``asciiString()`` reads it.
     private mutating func name() -> String? {
         guard let range = stringRange() else { return nil }
-        let start = bytes.baseAddress! + range.lowerBound
-        for name in Self.names where name.utf8.count == range.count {
-            var name = name
-            if name.withUTF8({ memcmp($0.baseAddress!, start, range.count) == 0 }) { return name }
+        switch range.count {
+        case 2 where matches(range, "id"): return "id"
+        case 4 where matches(range, "args"): return "args"
+        case 5 where matches(range, "field"): return "field"
+        case 5 where matches(range, "value"): return "value"
+        case 6 where matches(range, "invoke"): return "invoke"
+        case 7 where matches(range, "session"): return "session"
+        case 7 where matches(range, "command"): return "command"
+        case 8 where matches(range, "setField"): return "setField"
+        case 15 where matches(range, "$/cancelRequest"): return "$/cancelRequest"
+        case 16 where matches(range, "expectedRevision"): return "expectedRevision"
+        default: return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     /// A string of printable ASCII without escapes.
