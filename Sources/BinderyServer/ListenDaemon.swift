@@ -138,9 +138,9 @@ private final class Listener {
                                               limits: backlogLimits)
             let server = hub.connect(connection)
             let number = clientCount
-            connection.onLost = { [weak server, name] reason in
+            connection.onLost = { [reference = server.reference, name] reason in
                 StandardStreams.log("\(name): info: client \(number) is gone: \(reason)")
-                server?.connectionLost()
+                reference?.server?.connectionLost()
             }
         }
     }

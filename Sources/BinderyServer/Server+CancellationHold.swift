@@ -16,10 +16,10 @@ extension Server {
         holdInput()
         // Cancelled on release: a watchdog left sleeping kept its hold, and through the hold's
         // conditions the closed session and its model, for two seconds after every close.
-        hold.watchdog = Task { @MainActor [weak self, weak hold] in
+        hold.watchdog = Task { @MainActor [reference, weak hold] in
             try? await Task.sleep(for: .seconds(2))
             guard !Task.isCancelled, let hold else { return }
-            self?.releaseCancellationHold(hold)
+            reference?.server?.releaseCancellationHold(hold)
         }
     }
 

@@ -16,10 +16,10 @@ extension Server {
         let task: Task<Void, Never>?
         do {
             // Weak: a client that disconnected is gone while its cancelled commands unwind.
-            task = try session.invoke(command, arguments: arguments) { [weak self] outcome in
-                guard let self else { return }
+            task = try session.invoke(command, arguments: arguments) { [reference] outcome in
+                guard let server = reference?.server else { return }
                 if call.isPending {
-                    finishInvoke(id: id, session: session, command: command, outcome, batch: batch, slot: call.slot)
+                    server.finishInvoke(id: id, session: session, command: command, outcome, batch: batch, slot: call.slot)
                 } else {
                     call.immediateOutcome = outcome
                 }
@@ -36,7 +36,7 @@ extension Server {
     }
 
     /// Answers an async invoke that ended after its turn: its last changes, then its response.
-    private func finishInvoke(id: RequestID?, session: Session, command: String, _ outcome: Session.InvokeOutcome,
+    fileprivate func finishInvoke(id: RequestID?, session: Session, command: String, _ outcome: Session.InvokeOutcome,
                               batch: BatchReply?, slot: Int?) {
         if let id { inFlight[id] = nil }
         inFlightCount -= 1
@@ -62,7 +62,7 @@ extension Server {
     func cancelRequest(_ params: JSONValue?) {
         guard let idValue = params?["id"], let id = RequestID(json: idValue), let task = inFlight[id] else { return }
         task.cancel()
-        waitForCancelledCommands { [weak self] in self?.inFlight[id] == nil }
+        waitForCancelledCommands { [reference] in reference?.server?.inFlight[id] == nil }
     }
 }
 

@@ -48,6 +48,8 @@ public final class Server {
     private var inputHolds = 0
     /// Released when commands cancelled by a `session/close` or `$/cancelRequest` have answered.
     var cancellationHold: CancellationHold?
+    /// How closures that may outlive this server refer to it (instead of `weak`: see ServerReference).
+    private(set) var reference: ServerReference!
 
     /// A server for the one client of a daemon (stdio, or in-process), with a hub of its own.
     ///
@@ -68,11 +70,16 @@ public final class Server {
         self.hub = hub
         self.connection = connection
         self.clientNumber = clientNumber
+        reference = ServerReference(self)
+    }
+
+    deinit {
+        reference.server = nil
     }
 
     /// Starts handling what the connection delivers.
     public func start() {
-        connection.start { [weak self] items in self?.receive(items) }
+        connection.start { [reference] items in reference?.server?.receive(items) }
     }
 
     private func receive(_ items: [Inbound]) {

@@ -49,6 +49,7 @@ public final class SessionHub {
         self.isShared = isShared
         self.dependencies = options.isDeterministic ? .deterministic(seed: options.seed) : .live()
         self.table = SessionTable(registry: registry, dependencies: dependencies)
+        table.keepsOrigins = isShared
         self.store = options.stateDirectory.flatMap { directory in
             do {
                 return try SessionStore(directory: directory)

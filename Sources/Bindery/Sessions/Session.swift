@@ -65,10 +65,18 @@ public final class Session {
         for index in type.members.indices where observed?.contains(index) ?? true {
             lastSent[index] = .null  // observed; the real value comes from the first tracked read
         }
-        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [weak self] cause in
-            self?.markDirty(cause: cause)
+        // Unowned, not weak: a weakly referenced object keeps its counts in a side table, and every
+        // retain of a session (a dozen per request) then takes the slow path. The tracking does not
+        // call back once the session is gone (`deinit` below).
+        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [unowned(unsafe) self] cause in
+            self.markDirty(cause: cause)
         }
         rearm { index, value in lastSent[index] = value }
+    }
+
+    deinit {
+        // A registration that outlives the session (in a store it read) may still fire.
+        tracking.ownerIsGone = true
     }
 
     /// The current value of every observed member, in declaration order.

@@ -102,6 +102,9 @@ public final class SessionTable {
     /// For a host with several clients: per dirty session (by id) whose pending cause is a request,
     /// the ``ChangeCause/origin`` (client) it came from. The host empties it after each collection.
     public var pendingOrigins: [Int: Int] = [:]
+    /// Whether ``pendingOrigins`` is kept (a host of several clients): otherwise no change asks
+    /// for its origin (a task-local read per change).
+    public var keepsOrigins = false
 
     /// The change set of every session that has one, in session id order. (Not in the order the
     /// sessions changed: Observation calls the observers of one property in no fixed order.)
@@ -181,7 +184,7 @@ public final class SessionTable {
 
     func sessionBecameDirty(_ session: Session) {
         dirtySessions.append(session)
-        if let origin = ChangeCause.origin, session.pendingCause != nil { pendingOrigins[session.id] = origin }
+        if keepsOrigins, let origin = ChangeCause.origin, session.pendingCause != nil { pendingOrigins[session.id] = origin }
         guard !isInTurn, !deferredCallScheduled else { return }
         deferredCallScheduled = true
         Task { @MainActor in

@@ -32,6 +32,8 @@ final class SessionTracking {
     private var lasting: LastingRegistration?
     #endif
     private let onChange: @MainActor (RequestID?) -> Void
+    /// Set when the session that owns this tracking is gone: `onChange` must not be called then.
+    nonisolated(unsafe) var ownerIsGone = false
     /// Whether a registration of this session fired on a thread other than the main one.
     private(set) var sawWritesOffMain = false
     /// Whether a registration is installed and has not fired since the last ``track(_:)``.
@@ -162,7 +164,7 @@ final class SessionTracking {
         // Replaced without being cancelled; or (lasting) already told since the last reads.
         guard number == registration, isArmed else { return }
         isArmed = false
-        if !isCancelling { onChange(cause) }
+        if !isCancelling, !ownerIsGone { onChange(cause) }
     }
 }
 
