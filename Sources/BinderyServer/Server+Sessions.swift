@@ -125,7 +125,8 @@ extension Server {
     }
 
     /// `setField` {session, field, value} -> {revision}
-    func setField(_ params: Params) throws(RPCError) -> JSONValue {
+    /// `setField` {session, field, value, expectedRevision?} -> {revision}: the revision this write produced.
+    func setField(_ params: Params) throws(RPCError) -> Int {
         let session = try session(params)
         let field = try params.string("field")
         let value = try params.value("value")
@@ -141,7 +142,7 @@ extension Server {
         store?.sessionChanged(session)
         // The revision this write produced: collect now so the response can name it.
         sendChanges()
-        return .object(JSONObject([(key: "revision", value: .int(session.revision))]))
+        return session.revision
     }
 
     func session(_ params: Params) throws(RPCError) -> Session {

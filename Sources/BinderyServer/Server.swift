@@ -198,13 +198,26 @@ public final class Server {
 
     /// Sends the response to request `id`, or keeps it for its batch's array.
     func answer(_ id: RequestID?, _ reply: Reply, in batch: BatchReply?, slot: Int? = nil) {
-        if batch == nil, case .result(let result) = reply, !isClosed {
-            // The common case, written without building the envelope.
-            return connection.send { OutgoingMessage.writeResponse(id: id, result: result, to: &$0) }
+        if batch == nil, !isClosed {
+            // The common cases, written without building the envelope.
+            switch reply {
+            case .result(let result):
+                return connection.send { OutgoingMessage.writeResponse(id: id, result: result, to: &$0) }
+            case .revision(let revision):
+                return connection.send { output in
+                    OutgoingMessage.writeResponse(id: id, to: &output) { output in
+                        output.append(#"{"revision":"#)
+                        output.write(revision)
+                        output.append("}")
+                    }
+                }
+            case .error, .later: break
+            }
         }
         let response: JSONValue
         switch reply {
         case .result(let result): response = OutgoingMessage.response(id: id, result: result)
+        case .revision(let revision): response = OutgoingMessage.response(id: id, result: ["revision": .int(revision)])
         case .error(let error): response = OutgoingMessage.response(id: id, error: error)
         case .later: return
         }
@@ -290,6 +303,8 @@ public final class Server {
 /// What a request handler answers.
 enum Reply {
     case result(JSONValue)
+    /// `{"revision": N}`: a result so common (every `setField`) that it is written without a tree.
+    case revision(Int)
     case error(RPCError)
     /// An async command still running: it answers when it ends.
     case later

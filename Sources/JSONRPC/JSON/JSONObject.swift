@@ -24,10 +24,12 @@ public struct JSONObject: Sendable, Hashable {
     /// Writing `nil` removes every member of that name.
     public subscript(key: String) -> JSONValue? {
         get {
+            // Lengths first: a differing pair of strings costs String's `==` far more than that.
+            let length = key.utf8.count
             var index = members.endIndex
             while index > members.startIndex {
                 index -= 1
-                if members[index].key == key { return members[index].value }
+                if members[index].key.utf8.count == length, members[index].key == key { return members[index].value }
             }
             return nil
         }

@@ -73,6 +73,12 @@ public enum OutgoingMessage {
 
     /// Writes the response to `id` with `result`, as ``responseBytes(id:result:)`` makes it.
     public static func writeResponse(id: RequestID?, result: JSONValue, to output: inout JSONWriter.Output) {
+        writeResponse(id: id, to: &output) { $0.write(result) }
+    }
+
+    /// Writes the response to `id` whose result `writeResult` writes (valid JSON, a caller's duty).
+    public static func writeResponse(id: RequestID?, to output: inout JSONWriter.Output,
+                                     result writeResult: (inout JSONWriter.Output) -> Void) {
         output.append(#"{"jsonrpc":"2.0","id":"#)
         switch id {
         case .int(let number)?: output.write(number)
@@ -80,7 +86,7 @@ public enum OutgoingMessage {
         case nil: output.append("null")
         }
         output.append(#","result":"#)
-        output.write(result)
+        writeResult(&output)
         output.append("}")
     }
 
