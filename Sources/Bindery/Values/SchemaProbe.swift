@@ -29,18 +29,21 @@ enum SchemaProbe {
 
     /// A placeholder of `T`, and its type, for a probed member.
     static func placeholder<T: Decodable>(_ type: T.Type, recorder: Recorder?) throws -> (T, ValueType) {
-        if let integer = T.self as? any FixedWidthInteger.Type, let value = integer.init(0) as? T {
-            return (value, .integer)
-        }
-        if let number = T.self as? any BinaryFloatingPoint.Type, let value = number.init(0) as? T {
-            return (value, .number)
-        }
+        // BinderyValue first: most members are one (String, Int, Bool, Double), and a cast that
+        // fails searches every conformance record of the binary (about 25,000 instructions in a
+        // static daemon: two failed casts per member were a sixth of the start-up's work).
         if let binderyType = T.self as? any BinderyValue.Type {
             let valueType = binderyType.valueType
             if let value = placeholder(of: valueType) as? T { return (value, valueType) }
             if let value = try? (binderyType as any BinderyValue.Type).init(jsonValue: sample(of: valueType)) as? T {
                 return (value, valueType)
             }
+        }
+        if let integer = T.self as? any FixedWidthInteger.Type, let value = integer.init(0) as? T {
+            return (value, .integer)
+        }
+        if let number = T.self as? any BinaryFloatingPoint.Type, let value = number.init(0) as? T {
+            return (value, .number)
         }
         let nested = Recorder()
         let value = try T(from: ProbeDecoder(recorder: nested))
