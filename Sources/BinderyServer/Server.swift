@@ -248,22 +248,24 @@ public final class Server {
     static func didChangeBytes(session: Int, revision: Int, changes: JSONObject, splices: JSONObject,
                                children: JSONObject = JSONObject(), detached: [Int] = [],
                                cause: RequestID?) -> [UInt8] {
-        JSONWriter.bytes { output in
+        var arrays = JSONWriter.ArrayBytes()
+        return JSONWriter.bytes { output in
             writeDidChange(session: session, revision: revision, changes: changes, splices: splices,
-                           children: children, detached: detached, cause: cause, to: &output)
+                           children: children, detached: detached, cause: cause, to: &output, arrays: &arrays)
         }
     }
 
-    /// Writes the `didChange` that ``didChangeBytes(session:revision:changes:splices:children:detached:cause:)`` makes.
+    /// Writes the `didChange` that ``didChangeBytes(session:revision:changes:splices:children:detached:cause:)``
+    /// makes; a list in `changes` already written with the same `arrays` is copied, not written again.
     static func writeDidChange(session: Int, revision: Int, changes: JSONObject, splices: JSONObject,
                                children: JSONObject, detached: [Int], cause: RequestID?,
-                               to output: inout JSONWriter.Output) {
+                               to output: inout JSONWriter.Output, arrays: inout JSONWriter.ArrayBytes) {
         output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
         output.write(session)
         output.append(#","revision":"#)
         output.write(revision)
         output.append(#","changes":"#)
-        output.write(.object(changes))
+        output.write(changes, reusing: &arrays)
         if !splices.isEmpty {
             output.append(#","splices":"#)
             output.write(.object(splices))

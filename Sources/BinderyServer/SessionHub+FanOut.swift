@@ -71,10 +71,11 @@ extension SessionHub {
             let client = list[0].client
             guard !client.isClosed else { return }
             let cause = item.origin == client.clientNumber ? item.cause : nil
+            var arrays = JSONWriter.ArrayBytes()
             client.connection.send { output in
                 Server.writeDidChange(session: session.id, revision: session.revision, changes: item.changes,
                                       splices: item.splices, children: item.children, detached: item.detached,
-                                      cause: cause, to: &output)
+                                      cause: cause, to: &output, arrays: &arrays)
             }
             return
         }
@@ -138,11 +139,15 @@ extension SessionHub {
             _ = table.collectChangeSets()
             return
         }
-        for (session, cause, found) in table.collectChangeSets() where !client.isClosed {
+        let collected = table.collectChangeSets()
+        guard !collected.isEmpty else { return }
+        // Sessions that read one list (a thousand movie lists) send its JSON written once.
+        var arrays = JSONWriter.ArrayBytes()
+        for (session, cause, found) in collected where !client.isClosed {
             client.connection.send { output in
                 Server.writeDidChange(session: session.id, revision: session.revision, changes: found.changes,
                                       splices: found.splices, children: found.children, detached: found.detached,
-                                      cause: cause, to: &output)
+                                      cause: cause, to: &output, arrays: &arrays)
             }
         }
     }

@@ -37,7 +37,7 @@ enum ArrayConversions {
     }
 
     private static func convert<Element: BinderyValue>(_ array: [Element]) -> [JSONValue] {
-        guard isReferenceFree(array[0]) else { return array.map(\.jsonValue) }
+        guard isReferenceFree(Element.self) else { return array.map(\.jsonValue) }
         let type = ObjectIdentifier(Element.self)
         let previous = last.withLock { $0[type] }
         let old = previous?.source as? [Element]
@@ -149,22 +149,13 @@ enum ArrayConversions {
         ArrayIdentity(address: array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }, count: array.count)
     }
 
-    /// Whether values of this type hold no object reference: judged once per type, on a sample.
-    private static func isReferenceFree<Element>(_ sample: Element) -> Bool {
+    /// Whether values of this type hold no object reference: judged once per type, from its metadata.
+    private static func isReferenceFree<Element>(_ elementType: Element.Type) -> Bool {
         let type = ObjectIdentifier(Element.self)
         if let known = referenceFree.withLock({ $0[type] }) { return known }
-        let verdict = !containsReference(sample)
+        let verdict = !ReferenceScan.mayHoldReference(Element.self)
         referenceFree.withLock { $0[type] = verdict }
         return verdict
-    }
-
-    private static func containsReference(_ value: Any) -> Bool {
-        if type(of: value) is AnyClass { return true }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .collection || mirror.displayStyle == .dictionary || mirror.displayStyle == .set {
-            return true  // a nested collection: its storage is a reference; not worth proving further
-        }
-        return mirror.children.contains { containsReference($0.value) }
     }
 }
 

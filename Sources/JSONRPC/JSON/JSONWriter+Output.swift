@@ -19,6 +19,14 @@ extension JSONWriter {
         /// The bytes written so far; valid until the next write.
         var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 
+        /// How many bytes were written so far.
+        var byteCount: Int { count }
+
+        /// The bytes written since `offset` (a ``byteCount`` read before); valid until the next write.
+        func bytesWritten(from offset: Int) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: start + offset, count: count - offset)
+        }
+
         // MARK: Bytes
 
         @inline(__always)
@@ -37,14 +45,14 @@ extension JSONWriter {
         }
 
         @inline(__always)
-        private mutating func append(_ byte: UInt8) {
+        mutating func append(_ byte: UInt8) {
             reserve(1)
             start[count] = byte
             count += 1
         }
 
         @inline(__always)
-        private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let source = bytes.baseAddress else { return }
             reserve(bytes.count)
             (start + count).initialize(from: source, count: bytes.count)
@@ -132,7 +140,7 @@ extension JSONWriter {
 
         // MARK: Strings
 
-        private mutating func write(_ string: String) {
+        mutating func write(_ string: String) {
             append(UInt8(ascii: "\""))
             let handled: Void? = string.utf8.withContiguousStorageIfAvailable { writeEscaped($0) }
             if handled == nil {

@@ -105,6 +105,20 @@ enum TypeMetadata {
         }
     }
 
+    /// Whether two types are instances of one generic type (`[Int]` and `[Movie]`): the same
+    /// nominal type descriptor. False for types that have none (tuples, functions, existentials).
+    static func sameGenericType(_ left: Any.Type, _ right: Any.Type) -> Bool {
+        let kinds: [Kind] = [.struct, .enum, .optional, .class]
+        guard kinds.contains(kind(of: left)), kinds.contains(kind(of: right)) else { return false }
+        return nominalDescriptor(left) == nominalDescriptor(right)
+    }
+
+    /// The type an `Optional` wraps (its metadata's one generic argument); nil for any other type.
+    static func wrappedType(ofOptional type: Any.Type) -> Any.Type? {
+        guard kind(of: type) == .optional else { return nil }
+        return unsafeBitCast(metadata(type).load(fromByteOffset: 16, as: UnsafeRawPointer.self), to: Any.Type.self)
+    }
+
     // MARK: Raw records
 
     private static func metadata(_ type: Any.Type) -> UnsafeRawPointer {
