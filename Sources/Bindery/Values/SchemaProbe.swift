@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Finds the members of a `Codable` struct without an instance: its `init(from:)` is run against a
 /// decoder that answers every request with a placeholder and writes down what was asked — each key,
 /// its type, and whether it was optional (`decodeIfPresent`). That is how ``BinderyCodable`` types
@@ -8,23 +6,21 @@ import Synchronization
 /// A member whose type is a ``BinderyValue`` is described by its own `valueType` (an enum lists its
 /// cases, a nested struct its members); any other `Decodable` is probed in turn.
 enum SchemaProbe {
-    /// The types being probed, innermost last: a type that contains itself is described inside
-    /// itself by name only (an object with no members listed), not probed for ever.
-    private static let inProgress = Mutex<[ObjectIdentifier]>([])
+    /// The types being probed by this thread (or task), innermost last: a type that contains
+    /// itself is described inside itself by name only (an object with no members listed), not
+    /// probed for ever. Task-local, not one list for the process: two threads probing the same
+    /// type at once (tests run in parallel) must not see each other's probes as recursion.
+    @TaskLocal private static var inProgress: [ObjectIdentifier] = []
 
     /// The members `T` decodes, in the order its `init(from:)` asks for them.
     static func members<T: Decodable>(of type: T.Type) -> [ValueType.Member] {
         let id = ObjectIdentifier(T.self)
-        let isRecursion = inProgress.withLock { stack in
-            if stack.contains(id) { return true }
-            stack.append(id)
-            return false
+        guard !inProgress.contains(id) else { return [] }
+        return $inProgress.withValue(inProgress + [id]) {
+            let recorder = Recorder()
+            _ = try? T(from: ProbeDecoder(recorder: recorder))
+            return recorder.members
         }
-        guard !isRecursion else { return [] }
-        defer { inProgress.withLock { _ = $0.removeLast() } }
-        let recorder = Recorder()
-        _ = try? T(from: ProbeDecoder(recorder: recorder))
-        return recorder.members
     }
 
     /// A placeholder of `T`, and its type, for a probed member.
