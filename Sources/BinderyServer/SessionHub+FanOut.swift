@@ -139,15 +139,15 @@ extension SessionHub {
             _ = table.collectChangeSets()
             return
         }
-        let collected = table.collectChangeSets()
-        guard !collected.isEmpty else { return }
         // Sessions that read one list (a thousand movie lists) send its JSON written once.
-        var arrays = JSONWriter.ArrayBytes()
-        for (session, cause, found) in collected where !client.isClosed {
+        var arrays: JSONWriter.ArrayBytes?
+        table.forEachChangeSet { session, cause, found in
+            guard !client.isClosed else { return }
+            if arrays == nil { arrays = JSONWriter.ArrayBytes() }
             client.connection.send { output in
                 Server.writeDidChange(session: session.id, revision: session.revision, changes: found.changes,
                                       splices: found.splices, children: found.children, detached: found.detached,
-                                      cause: cause, to: &output, arrays: &arrays)
+                                      cause: cause, to: &output, arrays: &arrays!)
             }
         }
     }

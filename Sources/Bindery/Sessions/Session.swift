@@ -38,7 +38,10 @@ public final class Session {
     /// Work started by the factory with `OpenContext.task`, cancelled at close.
     private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
-    private(set) weak var table: SessionTable?
+    /// Unowned, not weak (a weakly referenced table takes the runtime's slow path at every retain,
+    /// several per request); the table clears it for its sessions when it goes (its `deinit`), and
+    /// a session it closed no longer reaches for it.
+    nonisolated(unsafe) private(set) unowned(unsafe) var table: SessionTable?
     /// The session whose member holds this one's model, for a child view model.
     public private(set) weak var parent: Session?
     /// Child view models' sessions, by their model's identity (see `ChildSessions`).
@@ -77,6 +80,11 @@ public final class Session {
     deinit {
         // A registration that outlives the session (in a store it read) may still fire.
         tracking.ownerIsGone = true
+    }
+
+    /// The table is gone (see ``table``).
+    nonisolated func tableIsGone() {
+        table = nil
     }
 
     /// The current value of every observed member, in declaration order.

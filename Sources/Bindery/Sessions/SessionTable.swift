@@ -27,6 +27,11 @@ public final class SessionTable {
     /// measured on (virtual under `--deterministic`, so transcripts replay).
     let elapsed: @MainActor () -> Duration
 
+    deinit {
+        // Sessions refer to their table unowned (see Session.table).
+        for session in sessions.values { session.tableIsGone() }
+    }
+
     public init(registry: ViewModelRegistry, dependencies: Dependencies = .live()) {
         self.registry = registry
         self.dependencies = dependencies
@@ -35,6 +40,12 @@ public final class SessionTable {
     }
 
     private static func stopwatch<C: Clock>(on clock: C) -> @MainActor () -> Duration where C.Duration == Duration {
+        // The live clock read directly: through the generic clock, every write's undo step paid a
+        // witness call and a boxed instant.
+        if let continuous = clock as? ContinuousClock {
+            let start = continuous.now
+            return { start.duration(to: .now) }
+        }
         let start = clock.now
         return { start.duration(to: clock.now) }
     }
@@ -92,6 +103,7 @@ public final class SessionTable {
         guard let session = sessions.removeValue(forKey: id) else { return false }
         if let key = session.key { sessionsByKey[ExactKey(key)] = nil }
         session.close()
+        session.tableIsGone()  // closed, it has no more use for the table (which may go first)
         dirtySessions.removeAll { $0 === session }
         return true
     }
@@ -114,7 +126,16 @@ public final class SessionTable {
 
     /// Like ``collectChanges()``, with each change set's children.
     public func collectChangeSets() -> [(session: Session, cause: RequestID?, changes: Session.ChangeSet)] {
-        guard !dirtySessions.isEmpty else { return [] }
+        var result: [(session: Session, cause: RequestID?, changes: Session.ChangeSet)] = []
+        forEachChangeSet { result.append(($0, $1, $2)) }
+        return result
+    }
+
+    /// Collects as ``collectChangeSets()`` does, handing each change set to `body` as it is found
+    /// (in session id order) instead of gathering them first: a client's own write, the common
+    /// case, then costs no array.
+    public func forEachChangeSet(_ body: (_ session: Session, _ cause: RequestID?, _ changes: Session.ChangeSet) -> Void) {
+        guard !dirtySessions.isEmpty else { return }
         // The list is taken, not copied (emptying a copy would copy it again), and its storage
         // given back afterwards unless sessions became dirty meanwhile.
         var pending: [Session] = []
@@ -131,22 +152,17 @@ public final class SessionTable {
             // session in a fan-out to 1,000, this about 500.
             pending = pending.map(\.id).sorted().compactMap { sessions[$0] }
         }
-        var result: [(session: Session, cause: RequestID?, changes: Session.ChangeSet)] = []
-        result.reserveCapacity(pending.count)
         // Sessions that read the same list in this collection share its conversion and its splice.
         let splicer = splicesEnabled ? ListSplicer() : nil
-        let collect = {
+        func collect() {
             for session in pending {
-                self.onSessionChanged?(session)
+                onSessionChanged?(session)
                 let cause = session.pendingCause
-                if let found = session.collectChanges(splicer: splicer) {
-                    result.append((session, cause, found))
-                }
+                if let found = session.collectChanges(splicer: splicer) { body(session, cause, found) }
             }
         }
         // One session has nothing to share with (the common case: a client's own write).
         if pending.count == 1 { collect() } else { ArrayConversions.sharingConversions(collect) }
-        return result
     }
 
     // MARK: Registrations that outlive their session
