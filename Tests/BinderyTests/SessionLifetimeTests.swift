@@ -21,6 +21,28 @@ import SeedViewModels
         return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// Sessions refer to their table unowned (a weak reference made every retain of it slow): a
+    /// session kept after its table is gone, or after it was closed, must not reach for it.
+    @Test func aSessionOutlivingItsTableOrItsCloseStillAnswers() async throws {
+        var registry = ViewModelRegistry()
+        registry.registerSeedViewModels()
+        let type = try #require(registry.type(named: "email"))
+        var table: SessionTable? = SessionTable(registry: registry, dependencies: .deterministic())
+        let kept = try table!.open(type, arguments: [:], observing: nil)
+        let closed = try table!.open(type, arguments: [:], observing: nil)
+        table!.close(closed.id)
+        weak let gone = table
+        table = nil
+        // A task the table scheduled (its deferred collection) holds it until it has run.
+        for _ in 0..<100 where gone != nil { await Task.yield() }
+        try #require(gone == nil)
+        try kept.setField("email", to: "ada@example.com")
+        #expect(kept.collectChanges()?["isValid"] == .bool(true))
+        #expect(!kept.canUndo)  // no table, no clock: the write is not an undo step
+        try closed.setField("email", to: "x")
+        #expect(closed.collectChanges() == nil)
+    }
+
     @Test(arguments: ["email", "survey", "login", "package", "element", "movieList", "addMovie", "bottomBar"])
     func openingAndClosingManySessionsDoesNotGrowMemory(type name: String) async throws {
         var registry = ViewModelRegistry()
