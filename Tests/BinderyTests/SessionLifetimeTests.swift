@@ -43,6 +43,29 @@ import SeedViewModels
         #expect(closed.collectChanges() == nil)
     }
 
+    /// A session's tracking calls it back unowned: a session gone without a close (its table
+    /// dropped) whose registration lives on in a store it read must not be called.
+    @Test func aRegistrationOutlivingItsSessionDoesNotCallIt() async throws {
+        // Freed memory filled with garbage (glibc's M_PERTURB), so that a call into the freed
+        // session crashes rather than read what happened to be left there.
+        let mallopt = unsafeBitCast(try #require(dlsym(nil, "mallopt")), to: (@convention(c) (Int32, Int32) -> Int32).self)
+        _ = mallopt(-6, 0xA4)  // even: a Bool read from freed memory is false, so the call goes on
+        defer { _ = mallopt(-6, 0) }
+        var registry = ViewModelRegistry()
+        registry.registerSeedViewModels()
+        let type = try #require(registry.type(named: "movieList"))
+        var table: SessionTable? = SessionTable(registry: registry, dependencies: .deterministic())
+        let store = table!.dependencies[MovieStoreKey.self]
+        weak var session = try table!.open(type, arguments: [:], observing: nil)
+        weak let gone = table
+        table = nil
+        for _ in 0..<100 where gone != nil || session != nil { await Task.yield() }
+        try #require(gone == nil && session == nil)
+        store.add(title: "Heat", rating: .good)  // the list's registration fires into its tracking
+        await Task.yield()
+        #expect(store.allMovies.count == 1)
+    }
+
     @Test(arguments: ["email", "survey", "login", "package", "element", "movieList", "addMovie", "bottomBar"])
     func openingAndClosingManySessionsDoesNotGrowMemory(type name: String) async throws {
         var registry = ViewModelRegistry()
