@@ -33,16 +33,7 @@ extension JSONWriter {
 extension JSONWriter.Output {
     /// Appends `object`, each member's value as ``write(_:reusing:)-(JSONValue,_)`` writes it.
     public mutating func write(_ object: JSONObject, reusing arrays: inout JSONWriter.ArrayBytes) {
-        append(UInt8(ascii: "{"))
-        var first = true
-        for member in object.members {
-            if !first { append(UInt8(ascii: ",")) }
-            first = false
-            write(member.key)
-            append(UInt8(ascii: ":"))
-            write(member.value, reusing: &arrays)
-        }
-        append(UInt8(ascii: "}"))
+        write(object) { $0.write($1, reusing: &arrays) }
     }
 
     /// Appends `value`, taking a non-empty array's bytes from `arrays` when it was written before,

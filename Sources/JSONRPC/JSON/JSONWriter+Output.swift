@@ -90,17 +90,23 @@ extension JSONWriter {
                 }
                 append(UInt8(ascii: "]"))
             case .object(let object):
-                append(UInt8(ascii: "{"))
-                var first = true
-                for member in object.members {
-                    if !first { append(UInt8(ascii: ",")) }
-                    first = false
-                    write(member.key)
-                    append(UInt8(ascii: ":"))
-                    write(member.value)
-                }
-                append(UInt8(ascii: "}"))
+                write(object) { $0.write($1) }
             }
+        }
+
+        /// Appends `object`, each member's value written by `writeValue`.
+        @inline(__always)
+        mutating func write(_ object: JSONObject, values writeValue: (inout Self, JSONValue) -> Void) {
+            append(UInt8(ascii: "{"))
+            var first = true
+            for member in object.members {
+                if !first { append(UInt8(ascii: ",")) }
+                first = false
+                write(member.key)
+                append(UInt8(ascii: ":"))
+                writeValue(&self, member.value)
+            }
+            append(UInt8(ascii: "}"))
         }
 
         /// Writes the decimal digits right to left; `magnitude` makes `Int.min` safe.
