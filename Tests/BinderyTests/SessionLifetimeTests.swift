@@ -4,22 +4,13 @@ import Glibc
 import Testing
 @testable import Bindery
 import SeedViewModels
+import BinderyTesting
 
 /// A closed session leaves nothing behind: not in the table, not in its model, not in a store it
 /// shared with other sessions (its Observation registration is cancelled at close).
 @MainActor
 @Suite(.serialized) struct SessionLifetimeTests {
     static let cycles = 20_000
-
-    /// This process's resident memory, from /proc/self/statm (its second field, in pages).
-    func residentBytes() -> Int {
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 128)
-        guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
-        let fields = String(cString: line).split(separator: " ")
-        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
 
     /// Sessions refer to their table unowned (a weak reference made every retain of it slow): a
     /// session kept after its table is gone, or after it was closed, must not reach for it.
@@ -85,9 +76,9 @@ import SeedViewModels
             }
         }
         try await cycle(Self.cycles / 10)  // warm-up: allocator pools, table capacity
-        let before = residentBytes()
+        let before = ResidentMemory.bytes
         try await cycle(Self.cycles)
-        let growth = residentBytes() - before
+        let growth = ResidentMemory.bytes - before
         // A leak of one registration per closed session (~850 bytes) would be 17 MB here. The
         // bound leaves room for the other suites running beside this one in the same process
         // (measured: up to 2.1 MB of their growth during these cycles).

@@ -113,22 +113,13 @@ import BinderyTesting
             }
         }
         try await cycle(500)  // warm-up: allocator pools, table capacity
-        let before = residentBytes()
+        let before = ResidentMemory.bytes
         try await cycle(5_000)
         for _ in 0..<100 { await Task.yield() }
-        let growth = residentBytes() - before
+        let growth = ResidentMemory.bytes - before
         #expect(table.count == 0)
         #expect((dependencies.clock as! VirtualClock).sleeperCount == 0, "every tab timer ended with its tree")
         // A tree left behind (app, 3 tabs, 3 rows, a task) would be several KB a cycle: 20+ MB here.
         #expect(growth < 4 << 20, "RSS grew by \(growth) bytes over 5,000 trees")
-    }
-
-    private func residentBytes() -> Int {
-        guard let file = fopen("/proc/self/statm", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 128)
-        guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
-        let fields = String(cString: line).split(separator: " ")
-        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }
