@@ -12,24 +12,8 @@ func measureRoundTrip(path: String, count: Int, warmup: Int, pinning: Pinning) t
         let client = try Client(path: path, pinning: pinning)
         let (session, revision) = try openEmailSession(client, id: 1)
         var sequence = EmailSequence(session: session, revision: revision, firstID: 2)
-        let request = ByteBuffer(capacity: 256)
-        var samples: [UInt64] = []
-        samples.reserveCapacity(count)
-        let fd = client.child.inputFD
-        let reader = client.reader
-
-        for index in 0..<(warmup + count) {
-            request.removeAll()
-            sequence.appendRequest(to: request)
-            let start = monotonicNanos()
-            try writeAll(fd, request)
-            while true {
-                let frame = try reader.nextFrame()
-                if try sequence.receive(try client.classify(frame), frame) { break }
-            }
-            let elapsed = monotonicNanos() - start
-            if index >= warmup { samples.append(elapsed) }
-        }
+        let samples = try timeSetFields(fd: client.child.inputFD, reader: client.reader, sequence: &sequence,
+                                        count: count, warmup: warmup, classify: client.classify)
         guard sequence.responses == warmup + count, sequence.didChanges == warmup + count else {
             throw BenchError("round trip: \(sequence.responses) responses and \(sequence.didChanges) didChanges for \(warmup + count) requests")
         }
@@ -37,4 +21,25 @@ func measureRoundTrip(path: String, count: Int, warmup: Int, pinning: Pinning) t
         try client.finish()
         return RoundTripResult(latencies: Distribution(samples), childAffinity: affinity)
     }
+}
+
+/// Times `count` requests of `sequence`, one at a time, after `warmup` more: each from just before
+/// its `write` to having read (and checked) its response, every frame read told apart by `classify`.
+func timeSetFields(fd: Int32, reader: FrameReader, sequence: inout EmailSequence, count: Int, warmup: Int,
+                   classify: (Frame) throws(BenchError) -> Inbound) throws(BenchError) -> [UInt64] {
+    let request = ByteBuffer(capacity: 256)
+    var samples: [UInt64] = []
+    samples.reserveCapacity(count)
+    for index in 0..<(warmup + count) {
+        request.removeAll()
+        sequence.appendRequest(to: request)
+        let start = monotonicNanos()
+        try writeAll(fd, request)
+        while true {
+            let frame = try reader.nextFrame()
+            if try sequence.receive(try classify(frame), frame) { break }
+        }
+        if index >= warmup { samples.append(monotonicNanos() - start) }
+    }
+    return samples
 }

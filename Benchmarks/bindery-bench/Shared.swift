@@ -157,19 +157,6 @@ private func roundTrips(fd: Int32, reader: FrameReader, count: Int, warmup: Int)
         }
     }
     var sequence = EmailSequence(session: session, revision: 0, firstID: 2)
-    let request = ByteBuffer(capacity: 256)
-    var samples: [UInt64] = []
-    samples.reserveCapacity(count)
-    for index in 0..<(warmup + count) {
-        request.removeAll()
-        sequence.appendRequest(to: request)
-        let start = monotonicNanos()
-        try writeAll(fd, request)
-        while true {
-            let frame = try reader.nextFrame()
-            if try sequence.receive(MessageScanner.classify(frame), frame) { break }
-        }
-        if index >= warmup { samples.append(monotonicNanos() - start) }
-    }
-    return samples
+    return try timeSetFields(fd: fd, reader: reader, sequence: &sequence, count: count, warmup: warmup,
+                             classify: MessageScanner.classify)
 }
