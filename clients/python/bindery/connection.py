@@ -67,7 +67,12 @@ class Connection(Endpoint):
         self.process = subprocess.Popen(
             self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             bufsize=0, env=dict(env) if env is not None else None, cwd=cwd)
-        self._stderr_thread = threading.Thread(target=self.run, args=(self.stderr_flow(),),
+        self._start_threads(self.stderr_flow())
+
+    def _start_threads(self, stderr: Optional[Flow[None]]) -> None:
+        """Starts the reader and, for a daemon with a stderr to drain (`stderr`), its reader too."""
+        self._stderr_thread = threading.Thread(target=self.run if stderr else (lambda: None),
+                                               args=(stderr,) if stderr else (),
                                                name="bindery-stderr", daemon=True)
         self._reader_thread = threading.Thread(target=self.run, args=(self.read_flow(),),
                                                name="bindery-reader", daemon=True)

@@ -91,11 +91,7 @@ class SocketConnection(Connection):
         self._write_lock = threading.Lock()
         self._lost = threading.Event()
         self._ended = threading.Event()
-        self._stderr_thread = threading.Thread(target=lambda: None, name="bindery-stderr", daemon=True)
-        self._reader_thread = threading.Thread(target=self.run, args=(self.read_flow(),),
-                                               name="bindery-reader", daemon=True)
-        self._stderr_thread.start()
-        self._reader_thread.start()
+        self._start_threads(None)  # a socket has no stderr
 
     @property
     def pid(self) -> int:
