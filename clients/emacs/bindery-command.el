@@ -45,14 +45,17 @@
   "One command of a form, with the ids of its invocations still running."
   name label schema button status result ids)
 
+(defun bindery--commands-from (schemas)
+  "A command per schema of SCHEMAS, with no button yet."
+  (mapcar (lambda (s)
+            (bindery--command-create :name (plist-get s :name)
+                                     :label (plist-get s :label)
+                                     :schema s))
+          schemas))
+
 (defun bindery--commands-insert (schemas)
   "Insert a button per command of SCHEMAS; return the slots to finalize."
-  (setq bindery--commands
-        (mapcar (lambda (s)
-                  (bindery--command-create :name (plist-get s :name)
-                                           :label (plist-get s :label)
-                                           :schema s))
-                schemas))
+  (setq bindery--commands (bindery--commands-from schemas))
   (cl-loop for command in bindery--commands
            do (bindery--insert-command command)
            collect (bindery--command-status command)
@@ -73,12 +76,7 @@
 (defun bindery--row-buttons-insert (schemas)
   "Insert a button per command of SCHEMAS on a child row's line.
 Return the slots to finalize.  A row's results show as messages."
-  (setq bindery--commands
-        (mapcar (lambda (s)
-                  (bindery--command-create :name (plist-get s :name)
-                                           :label (plist-get s :label)
-                                           :schema s))
-                schemas))
+  (setq bindery--commands (bindery--commands-from schemas))
   (cl-loop for command in bindery--commands
            collect (let ((button (widget-create 'push-button
                                                 :notify #'bindery--command-notify

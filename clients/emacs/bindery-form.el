@@ -187,6 +187,19 @@ own would put back text the daemon no longer holds."
 
 ;;; Building a form
 
+(defun bindery--fields-from (schemas)
+  "A field per member schema of SCHEMAS, with no widget yet."
+  (mapcar (lambda (s)
+            (bindery--field-create :name (plist-get s :name)
+                                   :label (plist-get s :label)
+                                   :schema s
+                                   :kind (bindery--kind-of s)))
+          schemas))
+
+(defun bindery--label-width (fields)
+  "The width of the longest label of FIELDS (0 for none)."
+  (apply #'max 0 (mapcar (lambda (f) (length (bindery--field-label f))) fields)))
+
 (defun bindery--kind-of (schema)
   "Return how the field SCHEMA is shown: text, checkbox, choice or output.
 Lists, structs, dictionaries, unions and any are text too, in the
@@ -271,16 +284,8 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
   (setq bindery--children (make-hash-table)
         bindery--child-schemas (bindery--collect-schemas schema (make-hash-table :test #'equal)))
   (bindery--adopt (plist-get opened :children))
-  (setq bindery--fields
-        (mapcar (lambda (s)
-                  (bindery--field-create :name (plist-get s :name)
-                                         :label (plist-get s :label)
-                                         :schema s
-                                         :kind (bindery--kind-of s)))
-                (plist-get schema :fields))
-        bindery--value-column
-        (+ 2 (apply #'max 0 (mapcar (lambda (f) (length (bindery--field-label f)))
-                                    bindery--fields))))
+  (setq bindery--fields (bindery--fields-from (plist-get schema :fields))
+        bindery--value-column (+ 2 (bindery--label-width bindery--fields)))
   (let ((inhibit-read-only t) slots)
     (erase-buffer)
     (insert (propertize bindery--type 'face 'bindery-title)
@@ -691,17 +696,8 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
     (let* ((schema (bindery--child-schema child))
            (under (if row (concat indent "  ") indent))
            slots)
-      (setq bindery--fields
-            (mapcar (lambda (s)
-                      (bindery--field-create :name (plist-get s :name)
-                                             :label (plist-get s :label)
-                                             :schema s
-                                             :kind (bindery--kind-of s)))
-                    (plist-get schema :fields))
-            bindery--value-column
-            (+ (length under) 2
-               (apply #'max 0 (mapcar (lambda (f) (length (bindery--field-label f)))
-                                      bindery--fields))))
+      (setq bindery--fields (bindery--fields-from (plist-get schema :fields))
+            bindery--value-column (+ (length under) 2 (bindery--label-width bindery--fields)))
       (if (not row)
           (progn
             (dolist (field bindery--fields)
