@@ -57,6 +57,7 @@ public enum BinderyDaemon {
                 exit(0)
             case .version:
                 print("\(name) \(version)")
+                print(ChangeTracking.mechanism)
                 exit(0)
             case .serve(let parsed):
                 options = parsed

@@ -167,7 +167,7 @@ public struct ServerOptions: Sendable, Equatable {
           --max-depth N              deepest nesting of arrays and objects (default 512)
           --max-sessions N           sessions open at once (default 100000)
           --max-in-flight N          async commands running at once (default 10000)
-          --version       print the version and exit
+          --version       print the version, and how sessions follow their models, and exit
           -h, --help      print this help and exit
 
         SIGTERM and SIGINT end the daemon with code 0 once running commands have answered, or

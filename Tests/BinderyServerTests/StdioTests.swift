@@ -73,7 +73,12 @@ extension ProcessTests {
             #expect(help.standardOutput.hasPrefix("usage: binderyd [--record FILE]"))
             let version = try DaemonProcess(arguments: ["--version"])
             #expect(version.waitForExit() == 0)
-            #expect(version.standardOutput == "binderyd 0.1.0\n")
+            // binderyd links the Swift runtime statically, so its sessions hold Observation's lasting
+            // registration (LastingRegistration). The unit tests cannot see that path (a debug test
+            // bundle links the runtime dynamically and runs the public API): should the toolchain drop
+            // the SPI or change `_AccessList`, this fails instead of every change silently costing a
+            // registration again.
+            #expect(version.standardOutput == "binderyd 0.1.0\nobservation: lasting registration (Observation's SPI)\n")
             let bad = try DaemonProcess(arguments: ["--frobnicate"])
             #expect(bad.waitForExit() == 2)
             #expect(bad.standardError.contains("unknown argument \"--frobnicate\""))

@@ -23,10 +23,44 @@ struct LastingRegistration: @unchecked Sendable {
     private let tracking: ObservationTracking
     private let entries: Entries
 
-    /// The accesses of one read, in Observation's own form.
+    /// The accesses of one read: Observation's `_AccessList`, held as the one property it has
+    /// (``Entries``), whose layout this module knows, so that keeping and moving it is inlined
+    /// code, not calls through the value witnesses of a type of another module.
     struct Accesses: @unchecked Sendable {
-        fileprivate let list: ObservationTracking._AccessList
-        fileprivate var entries: Entries { unsafeBitCast(list, to: Entries.self) }
+        /// Observation writes an `_AccessList?` here (same layout: checked by ``isAvailable``).
+        fileprivate var slot: Entries?
+        fileprivate var entries: Entries { slot ?? [:] }
+        fileprivate var list: ObservationTracking._AccessList { unsafeBitCast(entries, to: ObservationTracking._AccessList.self) }
+        /// How many (registrar, key path) pairs the list holds.
+        fileprivate(set) var count: Int
+
+        fileprivate init(_ entries: Entries) {
+            slot = entries
+            count = 0
+            count = countPairs()
+        }
+
+        private func countPairs() -> Int {
+            var count = 0
+            if let slot { for entry in slot.values { count += entry.properties.count } }
+            return count
+        }
+
+        /// Runs `reads` recording into this list, which keeps what it holds: Observation then only
+        /// looks each access up (no storage made, none freed, no new entry hashed in). True when
+        /// the reads touched something the list did not hold. The list must be this value's alone
+        /// (not shared with a registration), or the first access would copy it.
+        mutating func readAgain(_ reads: () -> Void) -> Bool {
+            withUnsafeMutablePointer(to: &slot) { pointer in
+                let previous = bindery_observation_access_list_get()
+                bindery_observation_access_list_set(UnsafeMutableRawPointer(pointer))
+                defer { bindery_observation_access_list_set(previous) }
+                reads()
+            }
+            let before = count
+            count = countPairs()
+            return count != before
+        }
     }
 
     /// Installs a registration for `accesses`; `changed` runs, on the writer's thread, after each
@@ -71,7 +105,7 @@ struct LastingRegistration: @unchecked Sendable {
             defer { bindery_observation_access_list_set(previous) }
             reads()
         }
-        return list.map(Accesses.init(list:))
+        return list.map { Accesses(unsafeBitCast($0, to: Entries.self)) }
     }
 
     /// `_AccessList`'s one stored property: per registrar (by the id of its context), the context
@@ -89,7 +123,8 @@ struct LastingRegistration: @unchecked Sendable {
     /// Whether everything above works on this toolchain: checked once, on a probe model.
     static let isAvailable: Bool = {
         guard isLinked, MemoryLayout<ObservationTracking._AccessList>.size == MemoryLayout<Entries>.size,
-              MemoryLayout<ObservationTracking._AccessList>.alignment == MemoryLayout<Entries>.alignment else { return false }
+              MemoryLayout<ObservationTracking._AccessList>.alignment == MemoryLayout<Entries>.alignment,
+              MemoryLayout<ObservationTracking._AccessList?>.size == MemoryLayout<Entries?>.size else { return false }
         let probe = Probe()
         guard let accesses = accessList({ _ = probe.first }) else { return false }
         let entries = accesses.entries
@@ -100,6 +135,10 @@ struct LastingRegistration: @unchecked Sendable {
         let counter = Counter()
         let registration = LastingRegistration(accesses) { counter.count += 1 }
         guard registration.covers(again), !registration.covers(both) else { return false }
+        // Read again into a list: what it holds is only looked up; something new grows it.
+        var seed = again
+        guard !seed.readAgain({ _ = probe.first }), seed.count == 1,
+              seed.readAgain({ _ = probe.first; _ = probe.second }), seed.count == 2 else { return false }
         probe.first = 1
         probe.second = 1
         probe.first = 2

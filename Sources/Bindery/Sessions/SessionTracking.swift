@@ -30,6 +30,12 @@ final class SessionTracking {
     #if !BINDERY_PUBLIC_OBSERVATION_ONLY
     /// The lasting registration, when ``usesLastingRegistration``.
     private var lasting: LastingRegistration?
+    /// The accesses ``lasting`` was made for, in a list of this tracking's own, read into again by
+    /// the next read (see ``trackLasting(_:)``); nil when the next read takes a fresh list.
+    private var seed: LastingRegistration.Accesses?
+    /// Reads into ``seed`` since the last fresh list.
+    private var readsOfSeed = 0
+    static let readsBetweenFreshLists = 64
     #endif
     private let onChange: @MainActor (RequestID?) -> Void
     /// Set when the session that owns this tracking is gone: `onChange` must not be called then.
@@ -126,10 +132,29 @@ final class SessionTracking {
 
     #if !BINDERY_PUBLIC_OBSERVATION_ONLY
     private func trackLasting(_ reads: () -> Void) {
-        let accesses = LastingRegistration.accessList(reads)
         isArmed = true
+        // Most reads touch what the last one did: read into its list again, which costs lookups
+        // only. A read that touched something new is registered with all the list holds: what
+        // this read touched, and what earlier ones did that it may not have — more than needed,
+        // which costs a re-read when one of those changes but misses no change. Every so often a
+        // fresh list instead, so what is no longer read (a removed row's registrar) is let go.
+        if var seed = seed.take(), readsOfSeed < Self.readsBetweenFreshLists {
+            readsOfSeed += 1
+            guard seed.readAgain(reads) else { return self.seed = seed }
+            return register(seed)
+        }
+        readsOfSeed = 0
+        let accesses = LastingRegistration.accessList(reads)
         // Asked in place: binding `lasting` would copy it (two retains and releases per change).
-        if let accesses, lasting?.covers(accesses) == true { return }
+        if let accesses, lasting?.covers(accesses) == true {
+            seed = accesses
+            return
+        }
+        register(accesses)
+    }
+
+    /// Replaces the registration with one for `accesses` (none for nil).
+    private func register(_ accesses: LastingRegistration.Accesses?) {
         // Installed before the old one goes, so a write from another thread to what both cover
         // between the two is seen by one of them (what only the new one covers: see sawWritesOffMain).
         registration &+= 1
@@ -147,6 +172,7 @@ final class SessionTracking {
         if Self.usesLastingRegistration {
             lasting?.cancel()
             lasting = nil
+            seed = nil
             registration &+= 1  // a firing already on its way to the main actor is ignored
             isArmed = false
             return true
@@ -165,6 +191,15 @@ final class SessionTracking {
         guard number == registration, isArmed else { return }
         isArmed = false
         if !isCancelling, !ownerIsGone { onChange(cause) }
+    }
+}
+
+/// How this process's sessions follow their models, as a daemon's `--version` reports it.
+public enum ChangeTracking {
+    public static var mechanism: String {
+        SessionTracking.usesLastingRegistration
+            ? "observation: lasting registration (Observation's SPI)"
+            : "observation: withObservationTracking (public API, a registration per change; the lasting one needs the Swift runtime linked statically)"
     }
 }
 
