@@ -27,6 +27,7 @@ public final class RecordingConnection: Connection {
         self.base = base
         self.file = file
         self.arguments = arguments
+        base.keepBodies()
     }
 
     public var framing: Framing? { base.framing }

@@ -3,7 +3,7 @@ import Bindery
 extension Server {
     /// Routes a request to its method. Every method of the protocol is listed here. `batch` is the
     /// batch the request is an element of, if any.
-    func handleRequest(_ method: String, _ params: JSONValue?, id: RequestID?, batch: BatchReply?) throws(RPCError) -> Reply {
+    func handleRequest(_ method: String, _ params: RequestParams, id: RequestID?, batch: BatchReply?) throws(RPCError) -> Reply {
         // The hot methods first: a switch over strings compares them in order.
         switch method {
         case "setField": return .revision(try setField(Params(params)))

@@ -15,7 +15,7 @@ extension Server {
         ]
         // Capabilities are negotiated only with a client that sends some: the answer lists those
         // the daemon agreed to, and a client that sends none sees nothing change.
-        if case .object(let asked)? = params.object["capabilities"] {
+        if case .object(let asked)? = params["capabilities"] {
             var agreed = JSONObject()
             if asked["splices"] == .bool(true) {
                 wantsSplices = true

@@ -6,7 +6,7 @@ extension Server {
     func invoke(_ params: Params, id: RequestID?, batch: BatchReply?) throws(RPCError) -> Reply {
         let session = try session(params)
         let command = try params.string("command")
-        let arguments = params.object["args"]
+        let arguments = params["args"]
         try checkExpectedRevision(params, session, command: command)
         let limit = options.limits.inFlight
         guard inFlightCount < limit else {

@@ -86,8 +86,7 @@ public final class Server {
         queue.append(contentsOf: items.lazy.map { item -> WorkItem in
             switch item {
             case .message(let json, _): .message(json, batch: nil)
-            case .request(let request, _):
-                .incoming(.request(id: .int(request.id), method: request.method, params: .object(request.params)))
+            case .request(let request, _): .flat(request)
             case .malformed(let error, _): .malformed(error)
             case .end: .end
             }
@@ -102,7 +101,7 @@ public final class Server {
     private enum WorkItem {
         case message(JSONValue, batch: BatchReply?)
         /// A request read without a tree (never in a batch).
-        case incoming(IncomingMessage)
+        case flat(FlatRequest)
         case malformed(RPCError)
         case end
     }
@@ -136,8 +135,9 @@ public final class Server {
             queue.prepend(contentsOf: elements.lazy.map { WorkItem.message($0, batch: batch) })
         case .message(let json, let batch):
             handleTurn(IncomingMessage(json), batch: batch)
-        case .incoming(let message):
-            handleTurn(message, batch: nil)
+        case .flat(let request):
+            sendChanges()  // what happened since the last turn goes first, with its own cause
+            handleRequestTurn(id: .int(request.id), request.method, .flat(request.params), batch: nil)
         case .malformed(let error):
             send(OutgoingMessage.response(id: nil, error: error))
         case .end:
@@ -159,24 +159,29 @@ public final class Server {
             sendChanges()
             batch.map { recordNoAnswer(in: $0) }
         case .request(let id, let method, let params):
-            let reply: Reply
-            if isShutDown {
-                reply = .error(.invalidRequest("the server has shut down; only \"exit\" is accepted"))
-            } else if hub.isShared {
-                // Shared: the changes this request causes name this client, whose id it is.
-                reply = ChangeCause.$origin.withValue(clientNumber) { runRequest(method, params, id: id, batch: batch) }
-            } else {
-                reply = runRequest(method, params, id: id, batch: batch)
-            }
-            sendChanges()
-            if case .later = reply { return }
-            answer(id, reply, in: batch)
+            handleRequestTurn(id: id, method, .json(params), batch: batch)
         }
+    }
+
+    /// A request's part of its turn: handled, the changes it caused sent, then its answer.
+    private func handleRequestTurn(id: RequestID?, _ method: String, _ params: RequestParams, batch: BatchReply?) {
+        let reply: Reply
+        if isShutDown {
+            reply = .error(.invalidRequest("the server has shut down; only \"exit\" is accepted"))
+        } else if hub.isShared {
+            // Shared: the changes this request causes name this client, whose id it is.
+            reply = ChangeCause.$origin.withValue(clientNumber) { runRequest(method, params, id: id, batch: batch) }
+        } else {
+            reply = runRequest(method, params, id: id, batch: batch)
+        }
+        sendChanges()
+        if case .later = reply { return }
+        answer(id, reply, in: batch)
     }
 
     /// Handles a request in a turn, on its behalf (its id is the cause of what it changes).
     /// A method, not a closure kept in a variable: such a closure checks its isolation at every call.
-    private func runRequest(_ method: String, _ params: JSONValue?, id: RequestID?, batch: BatchReply?) -> Reply {
+    private func runRequest(_ method: String, _ params: RequestParams, id: RequestID?, batch: BatchReply?) -> Reply {
         ChangeCause.$current.withValue(id) {
             inTurn {
                 do throws(RPCError) {

@@ -45,6 +45,31 @@ public struct FrameDecoder: Sendable {
 
     /// The next complete frame, an error about a malformed one, or `nil` when more bytes are needed.
     public mutating func next() -> FrameEvent? {
+        switch nextSpan() {
+        case .body(let range)?: .frame(Array(buffer[range]))
+        case .error(let message)?: .error(message)
+        case nil: nil
+        }
+    }
+
+    /// Like ``next()``, but a frame's body is handed to `read` where it lies in the buffer, not
+    /// copied (valid only during the call); a malformed frame is handed to `malformed`.
+    public mutating func next<T>(reading read: (UnsafeBufferPointer<UInt8>) -> T, malformed: (String) -> T) -> T? {
+        switch nextSpan() {
+        case .body(let range)?:
+            buffer.withUnsafeBufferPointer { read(UnsafeBufferPointer(rebasing: $0[range])) }
+        case .error(let message)?: malformed(message)
+        case nil: nil
+        }
+    }
+
+    /// Where the next frame's body lies in ``buffer``, or an error about a malformed one.
+    private enum Span {
+        case body(Range<Int>)
+        case error(String)
+    }
+
+    private mutating func nextSpan() -> Span? {
         if skipping > 0 {
             let dropped = min(skipping, buffer.count - start)
             start += dropped
@@ -79,7 +104,7 @@ public struct FrameDecoder: Sendable {
         return .error("the stream ended inside a frame: \(buffer.count - headerEnd.bodyStart) of \(length) body bytes arrived")
     }
 
-    private mutating func nextLine() -> FrameEvent? {
+    private mutating func nextLine() -> Span? {
         while true {
             guard let newline = buffer[max(start, scannedUpTo)...].firstIndex(of: UInt8(ascii: "\n")) else {
                 scannedUpTo = buffer.count
@@ -107,17 +132,17 @@ public struct FrameDecoder: Sendable {
             if end - lineStart > maximumMessageSize {
                 return .error("a message of \(end - lineStart) bytes exceeds the maximum message size (\(maximumMessageSize) bytes)")
             }
-            return .frame(Array(buffer[lineStart..<end]))
+            return .body(lineStart..<end)
         }
     }
 
-    private mutating func nextContentLengthFrame() -> FrameEvent? {
+    private mutating func nextContentLengthFrame() -> Span? {
         // Skip blank lines between frames: some clients end a body with a newline.
         while start < buffer.count, isWhitespace(buffer[start]) { start += 1 }
         if let (bodyStart, length) = commonHeader(), length <= maximumMessageSize {
             guard buffer.count - bodyStart >= length else { return nil }
             start = bodyStart + length
-            return .frame(Array(buffer[bodyStart..<start]))
+            return .body(bodyStart..<start)
         }
         // Each line must look like a header before the block is waited for: a JSON text (a client
         // switching framing mid-stream) or garbage between frames is reported and skipped a line
@@ -149,7 +174,7 @@ public struct FrameDecoder: Sendable {
             }
             guard buffer.count - bodyStart >= length else { return nil }
             start = bodyStart + length
-            return .frame(Array(buffer[bodyStart..<start]))
+            return .body(bodyStart..<start)
         }
     }
 

@@ -14,6 +14,10 @@ public protocol Connection: AnyObject {
     /// Starts reading. `handler` is called on the main actor with what has arrived since its last
     /// call, in order, and last of all with ``Inbound/end``.
     func start(_ handler: @escaping @MainActor ([Inbound]) -> Void)
+    /// Asks for every request's body with it: a connection may otherwise read a hot request where
+    /// it lies and hand it over with an empty body (``Inbound/request(_:body:)``). A recorder asks,
+    /// before ``start(_:)``.
+    func keepBodies()
     /// Queues one message body for writing, in order. May write (and wait for the client to read)
     /// when much is queued: that is how a client that does not read slows the server down.
     func send(_ body: [UInt8])
@@ -27,6 +31,9 @@ public protocol Connection: AnyObject {
 }
 
 extension Connection {
+    /// For connections that always keep bodies.
+    public func keepBodies() {}
+
     public func send(writing write: (inout JSONWriter.Output) -> Void) {
         send(JSONWriter.bytes(write))
     }

@@ -114,7 +114,8 @@ extension Inbound {
     /// The size of the body it carries, for the read-ahead bound.
     var bodySize: Int {
         switch self {
-        case .message(_, let body), .request(_, let body), .malformed(_, let body): body.count
+        case .message(_, let body), .malformed(_, let body): body.count
+        case .request(let request, _): request.bodySize
         case .end: 0
         }
     }

@@ -29,6 +29,7 @@ public final class SocketConnection: Connection {
     private let readerLimits: MessageReader.Limits
     private let limits: Limits
     private var decoder: FrameDecoder
+    private var keepsBodies = false
     private var handler: (@MainActor ([Inbound]) -> Void)?
     private var pending: [UInt8] = []
     private var pendingStart = 0
@@ -92,12 +93,18 @@ public final class SocketConnection: Connection {
             items.append(.end)
         } else {
             Self.chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            while let event = decoder.next() { items.append(Inbound(event, maximumDepth: readerLimits.depth)) }
+            while let item = decoder.nextInbound(maximumDepth: readerLimits.depth, keepingBody: keepsBodies) {
+                items.append(item)
+            }
         }
         if !items.isEmpty { handler?(items) }
     }
 
     private static var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
+    public func keepBodies() {
+        keepsBodies = true
+    }
 
     public func send(_ body: [UInt8]) {
         guard !isFinished else { return }

@@ -20,6 +20,7 @@ public final class StdioConnection: Connection {
     private let writer: MessageWriter
     private let onClose: @MainActor (Int32) -> Void
     private var decoder: FrameDecoder
+    private var keepsBodies = false
     /// Only where ``MainLoop`` is not available.
     private var threadReader: MessageReader?
 
@@ -68,9 +69,13 @@ public final class StdioConnection: Connection {
             return false
         }
         Self.chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        while let event = decoder.next() { items.append(Inbound(event, maximumDepth: limits.depth)) }
+        while let item = decoder.nextInbound(maximumDepth: limits.depth, keepingBody: keepsBodies) { items.append(item) }
         if !items.isEmpty { handler(items) }
         return true
+    }
+
+    public func keepBodies() {
+        keepsBodies = true  // the thread reader (where MainLoop is not available) keeps them anyway
     }
 
     private static var chunk = [UInt8](repeating: 0, count: 64 * 1024)

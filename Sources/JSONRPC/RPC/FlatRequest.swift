@@ -15,15 +15,22 @@ import Darwin
 public struct FlatRequest: Sendable {
     public let id: Int
     public let method: String
-    public let params: JSONObject
+    public let params: FlatParams
+    /// The size of the frame's body, in bytes.
+    public let bodySize: Int
 
     /// Reads `body` as a flat request, or returns nil when it is anything else.
     public init?(_ body: [UInt8]) {
-        guard let read = body.withUnsafeBufferPointer({ bytes in
-            var scanner = FlatScanner(bytes: bytes)
-            return scanner.request()
-        }) else { return nil }
+        guard let request = body.withUnsafeBufferPointer({ FlatRequest($0) }) else { return nil }
+        self = request
+    }
+
+    /// Reads a frame's body where it lies.
+    public init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var scanner = FlatScanner(bytes: bytes)
+        guard let read = scanner.request() else { return nil }
         (id, method, params) = read
+        bodySize = bytes.count
     }
 }
 
@@ -33,8 +40,8 @@ private struct FlatScanner {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    mutating func request() -> (Int, String, JSONObject)? {
-        var id: Int?, method: String?, params: JSONObject?, sawVersion = false
+    mutating func request() -> (Int, String, FlatParams)? {
+        var id: Int?, method: String?, params: FlatParams?, sawVersion = false
         guard take(UInt8(ascii: "{")) else { return nil }
         repeat {
             guard let key = stringRange(), take(UInt8(ascii: ":")) else { return nil }
@@ -60,14 +67,15 @@ private struct FlatScanner {
         return (id, method, params)
     }
 
-    private mutating func flatObject() -> JSONObject? {
+    /// At most ``FlatParams/capacity`` members: more, and the general parser reads the frame.
+    private mutating func flatObject() -> FlatParams? {
         guard take(UInt8(ascii: "{")) else { return nil }
-        var object = JSONObject(minimumCapacity: 4)
+        var object = FlatParams()
         if take(UInt8(ascii: "}")) { return object }
         repeat {
             guard let key = name(), take(UInt8(ascii: ":")), let value = scalar() else { return nil }
             guard object[key] == nil else { return nil }  // a duplicate: the general parser decides
-            object.append(key, value)
+            guard object.append(key, value) else { return nil }
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "}")) ? object : nil
     }
