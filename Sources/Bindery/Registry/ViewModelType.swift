@@ -46,7 +46,16 @@ public final class ViewModelType {
         self.hasChildren = properties.contains { $0.valueType.containsViewModel }
     }
 
-    public func memberIndex(named name: String) -> Int? { memberIndex[name] }
+    public func memberIndex(named name: String) -> Int? {
+        // A form's few names are scanned (lengths first, then String's `==`, a word compare for
+        // short names): hashing the name cost more than the whole scan (300 instructions a write).
+        guard memberNames.count <= 16 else { return memberIndex[name] }
+        let length = name.utf8.count
+        for index in memberNames.indices where memberNames[index].utf8.count == length && memberNames[index] == name {
+            return index
+        }
+        return nil
+    }
     /// The `<command>.running` member: it follows the properties and the command's `enabled` member.
     func runningMemberIndex(ofCommand command: Int) -> Int { properties.count + 2 * command + 1 }
     func commandIndex(named name: String) -> Int? { commandIndex[name] }
