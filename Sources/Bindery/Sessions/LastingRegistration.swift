@@ -31,16 +31,13 @@ struct LastingRegistration: @unchecked Sendable {
         fileprivate var slot: Entries?
         fileprivate var entries: Entries { slot ?? [:] }
         fileprivate var list: ObservationTracking._AccessList { unsafeBitCast(entries, to: ObservationTracking._AccessList.self) }
-        /// How many (registrar, key path) pairs the list holds.
-        fileprivate(set) var count: Int
-
         fileprivate init(_ entries: Entries) {
             slot = entries
-            count = 0
-            count = countPairs()
         }
 
-        private func countPairs() -> Int {
+        /// How many (registrar, key path) pairs the list holds. Counted when asked, not kept: a
+        /// session holds its list, and a count beside it would make every session larger.
+        var count: Int {
             var count = 0
             if let slot { for entry in slot.values { count += entry.properties.count } }
             return count
@@ -51,14 +48,13 @@ struct LastingRegistration: @unchecked Sendable {
         /// the reads touched something the list did not hold. The list must be this value's alone
         /// (not shared with a registration), or the first access would copy it.
         mutating func readAgain(_ reads: () -> Void) -> Bool {
+            let before = count
             withUnsafeMutablePointer(to: &slot) { pointer in
                 let previous = bindery_observation_access_list_get()
                 bindery_observation_access_list_set(UnsafeMutableRawPointer(pointer))
                 defer { bindery_observation_access_list_set(previous) }
                 reads()
             }
-            let before = count
-            count = countPairs()
             return count != before
         }
     }

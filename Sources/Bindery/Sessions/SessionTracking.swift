@@ -33,9 +33,7 @@ final class SessionTracking {
     /// The accesses ``lasting`` was made for, in a list of this tracking's own, read into again by
     /// the next read (see ``trackLasting(_:)``); nil when the next read takes a fresh list.
     private var seed: LastingRegistration.Accesses?
-    /// Reads into ``seed`` since the last fresh list.
-    private var readsOfSeed = 0
-    static let readsBetweenFreshLists = 64
+    static let readsBetweenFreshLists: UInt8 = 64
     #endif
     private let onChange: @MainActor (RequestID?) -> Void
     /// Set when the session that owns this tracking is gone: `onChange` must not be called then.
@@ -46,6 +44,12 @@ final class SessionTracking {
     private(set) var isArmed = false
     /// Set while ``cancel()`` fires the registration on purpose, so that firing is not a change.
     private var isCancelling = false
+    // Small, and next to the flags above: a tracking is one per session, and these kept it
+    // within the same allocation size.
+    /// Reads into ``seed`` since the last fresh list.
+    private var readsOfSeed: UInt8 = 0
+    /// Whether a read after a change found the registration still covering it before.
+    private var changedBefore = false
     /// The number of the current registration: one replaced without being cancelled may still
     /// fire, once, and is then ignored.
     private var registration = 0
@@ -147,7 +151,9 @@ final class SessionTracking {
         let accesses = LastingRegistration.accessList(reads)
         // Asked in place: binding `lasting` would copy it (two retains and releases per change).
         if let accesses, lasting?.covers(accesses) == true {
-            seed = accesses
+            // Kept from a session's second change on: the list costs about 250 bytes, which a
+            // session that changes once (or never) does not pay.
+            if changedBefore { seed = accesses } else { changedBefore = true }
             return
         }
         register(accesses)
