@@ -10,15 +10,17 @@ import CSwiftRuntime
 /// to anything that read touched, until ``cancel()``. ``covers(_:)`` tells whether the accesses of
 /// a later read are exactly the ones registered: then the registration is kept and nothing is
 /// installed (the common case: a form whose members read the same stored properties every time).
+/// Cheaper still, ``Accesses/readAgain(_:)`` reads into a list already holding what an earlier read
+/// touched, and tells whether anything was added.
 ///
 /// What it relies on beyond the public API, each checked once per process by ``isAvailable``: the
 /// SPI itself (a toolchain without it fails to compile this file: build with
 /// `-DBINDERY_PUBLIC_OBSERVATION_ONLY` to use the public API only), the C entry points of
 /// Observation's thread-local access list (visible only when the runtime is linked statically, as
 /// binderyd is: a debug build's tests run on the public API), and the layout of `_AccessList` (a dictionary from a
-/// registrar's id to the registrar and the key paths read of it), read to compare two lists.
+/// registrar's id to the registrar and the key paths read of it), read to compare and count lists.
 /// Should any of them differ, ``isAvailable`` is false and ``SessionTracking`` uses the public API;
-/// `LastingRegistrationTests` fails loudly when that happens on a toolchain Bindery supports.
+/// `binderyd --version` then says so, and `StdioTests.helpAndVersionPrintAndExit` fails.
 struct LastingRegistration: @unchecked Sendable {
     private let tracking: ObservationTracking
     private let entries: Entries
