@@ -47,6 +47,12 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"]),
                                            // FoundationEssentials' own dependencies, which a static link must name.
                                            .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims")]),
+        // Sessions on the lasting Observation registration, checked where it runs (linked like
+        // binderyd; the unit tests' bundle links the runtime dynamically). Run by scripts/test.
+        .executableTarget(name: "lasting-registration-check", dependencies: ["Bindery"],
+                          path: "Tests/LastingRegistrationCheck",
+                          linkerSettings: [.unsafeFlags(["-static-executable"]),
+                                           .linkedLibrary("_FoundationCollections"), .linkedLibrary("_FoundationCShims")]),
         // View models written as apps write them (plain classes, Foundation values, enums with
         // payloads, Timer, writes off the main actor), in a Swift 5 module, hosted as they are.
         .target(name: "AppViewModels", dependencies: ["Bindery"], path: "Examples/AppViewModels",
