@@ -259,7 +259,7 @@ public final class Session {
                 return
             }
             lastSent[index] = value
-            if found.changes.isEmpty { found.changes = JSONObject(minimumCapacity: lastSent.count) }
+            if found.changes.isEmpty { found.changes = table?.takeSpareChanges() ?? JSONObject(minimumCapacity: lastSent.count) }
             found.changes.append(name, value)
         } }
         (found.children, found.detached) = takeChildrenNews()

@@ -168,11 +168,27 @@ public final class SessionTable {
             for session in pending {
                 onSessionChanged?(session)
                 let cause = session.pendingCause
-                if let found = session.collectChanges(splicer: splicer) { body(session, cause, found) }
+                if let found = session.collectChanges(splicer: splicer) {
+                    body(session, cause, found)
+                    spareChanges = found.changes  // its storage, for the next change set
+                }
             }
         }
         // One session has nothing to share with (the common case: a client's own write).
         if pending.count == 1 { collect() } else { ArrayConversions.sharingConversions(collect) }
+    }
+
+    /// The storage of the last change set's changes, given back once it was handed on: the next
+    /// change set is built in it instead of in a new one (a session changed again and again, or a
+    /// thousand sessions in one collection, then allocate none). One for the table, not one per
+    /// session: a session keeps no more memory for it.
+    private var spareChanges: JSONObject?
+
+    /// An empty object for a change set's changes (see ``spareChanges``).
+    func takeSpareChanges() -> JSONObject? {
+        guard var spare = spareChanges.take() else { return nil }
+        spare.removeAll(keepingCapacity: true)  // if what it was handed to kept it, new storage
+        return spare
     }
 
     // MARK: Registrations that outlive their session

@@ -46,6 +46,11 @@ public struct JSONObject: Sendable, Hashable {
         }
     }
 
+    /// Removes every member, keeping the storage for the next ones (an object built again and again).
+    public mutating func removeAll(keepingCapacity: Bool) {
+        members.removeAll(keepingCapacity: keepingCapacity)
+    }
+
     /// Appends without looking for an existing member: for building objects whose keys are known distinct.
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append((key: key, value: value))
