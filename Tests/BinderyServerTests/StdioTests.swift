@@ -87,6 +87,8 @@ extension ProcessTests {
         @Test func recordWritesTheExchangeAsATranscript() throws {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("bindery-\(UUID()).jsonl").path
             defer { try? FileManager.default.removeItem(atPath: path) }
+            // A request the daemon reads in place (the hot path, no body copied unless recording).
+            #expect(FlatRequest(open) != nil)
             let daemon = try DaemonProcess(arguments: ["--record", path])
             daemon.send(open, framing: .newlineDelimited)
             _ = daemon.readBody()
