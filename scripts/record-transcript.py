@@ -21,7 +21,10 @@ import threading
 QUIET = 0.3  # seconds without output after which a message that gets no answer (yet) is done
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DAEMON = os.environ.get("BINDERYD", os.path.join(ROOT, ".build", "debug", "binderyd"))
+DAEMONS = {
+    "binderyd": os.environ.get("BINDERYD", os.path.join(ROOT, ".build", "debug", "binderyd")),
+    "appd": os.environ.get("APPD", os.path.join(ROOT, ".build", "debug", "appd")),
+}
 
 
 def frame(body: bytes, framing: str) -> bytes:
@@ -31,7 +34,7 @@ def frame(body: bytes, framing: str) -> bytes:
 
 
 def record(path: str) -> None:
-    framing, arguments, inputs, trailer = "content-length", [], [], []
+    framing, arguments, inputs, trailer, daemon = "content-length", [], [], [], "binderyd"
     with open(path, "rb") as file:
         for line in file.read().splitlines():
             if not line.strip():
@@ -45,15 +48,20 @@ def record(path: str) -> None:
                 if "framing" in value:
                     framing = value["framing"]
                     arguments = value.get("arguments", [])
+                    daemon = value.get("daemon", daemon)
                 elif "inRaw" in value:
                     inputs.append(value["inRaw"].encode())
                 elif "exit" in value:
                     trailer.append(line)
     with tempfile.TemporaryDirectory() as scratch:
         recording = os.path.join(scratch, "recording.jsonl")
-        converse(inputs, framing, [DAEMON, *arguments, "--record", recording])
+        converse(inputs, framing, [DAEMONS[daemon], *arguments, "--record", recording])
         with open(recording, "rb") as file:
             lines = file.read().splitlines()
+    if daemon != "binderyd" and lines and lines[0].startswith(b'{"framing"'):
+        header = json.loads(lines[0])
+        lines[0] = json.dumps({"framing": header["framing"], "daemon": daemon, "arguments": header.get("arguments", [])},
+                              separators=(",", ":")).encode()
     if not lines or not lines[0].startswith(b'{"framing"'):
         lines.insert(0, json.dumps({"framing": framing}).encode())
     with open(path, "wb") as file:

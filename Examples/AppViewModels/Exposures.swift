@@ -195,3 +195,14 @@ extension TabbedAppViewModel: ViewModel {
         }
     }
 }
+
+extension QuoteFeedViewModel: ViewModel {
+    static var exposure: Exposure<QuoteFeedViewModel> {
+        Exposure {
+            Output("price", \.price)
+            Output("updates", \.updates)
+            Output("refreshes", \.refreshes)
+            Command("refresh") { await $0.refresh() }
+        }
+    }
+}

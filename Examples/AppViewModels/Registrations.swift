@@ -28,5 +28,6 @@ public enum ExampleViewModels {
         registry.register("import") { _ in ImportViewModel() }
         registry.register("valueCatalogue") { _ in ValueCatalogueViewModel() }
         registry.register("tabbedApp") { context in TabbedAppViewModel(clock: context.dependencies.clock) }
+        registry.register("quoteFeed") { context in QuoteFeedViewModel(feed: QuoteFeed(clock: context.dependencies.clock)) }
     }
 }

@@ -13,6 +13,8 @@ extension Server {
             throw .limitReached("\(limit) commands are running", flag: "--max-in-flight", value: limit)
         }
         let call = PendingCall()
+        // Answered later: the request's scope stays open until then (its changes keep their cause).
+        let scope = ChangeCause.scope
         let task: Task<Void, Never>?
         do {
             // Weak: a client that disconnected is gone while its cancelled commands unwind.
@@ -20,6 +22,7 @@ extension Server {
                 guard let server = reference?.server else { return }
                 if call.isPending {
                     server.finishInvoke(id: id, session: session, command: command, outcome, batch: batch, slot: call.slot)
+                    scope?.close()
                 } else {
                     call.immediateOutcome = outcome
                 }

@@ -50,6 +50,8 @@ public final class Server {
     var cancellationHold: CancellationHold?
     /// How closures that may outlive this server refer to it (instead of `weak`: see ServerReference).
     private(set) var reference: ServerReference!
+    /// The scope of the last request, reused by the next one when no task kept it (see ``RequestScope``).
+    private var lastScope = RequestScope(id: .int(0))
 
     /// A server for the one client of a daemon (stdio, or in-process), with a hub of its own.
     ///
@@ -163,26 +165,29 @@ public final class Server {
         }
     }
 
-    /// A request's part of its turn: handled, the changes it caused sent, then its answer.
+    /// A request's part of its turn: handled, the changes it caused sent, then its answer — after
+    /// which its scope is closed, so what its tasks change later carries no cause.
     private func handleRequestTurn(id: RequestID?, _ method: String, _ params: RequestParams, batch: BatchReply?) {
         let reply: Reply
+        // Shared: the changes this request causes name this client, whose id it is.
+        let scope = id.map { RequestScope.reusing(&lastScope, for: $0, origin: hub.isShared ? clientNumber : nil) }
         if isShutDown {
             reply = .error(.invalidRequest("the server has shut down; only \"exit\" is accepted"))
-        } else if hub.isShared {
-            // Shared: the changes this request causes name this client, whose id it is.
-            reply = ChangeCause.$origin.withValue(clientNumber) { runRequest(method, params, id: id, batch: batch) }
         } else {
-            reply = runRequest(method, params, id: id, batch: batch)
+            reply = runRequest(method, params, id: id, scope: scope, batch: batch)
         }
         sendChanges()
+        // An async invoke answers later; its completion closes the scope (see Server+Invoke).
         if case .later = reply { return }
         answer(id, reply, in: batch)
+        scope?.close()
     }
 
     /// Handles a request in a turn, on its behalf (its id is the cause of what it changes).
     /// A method, not a closure kept in a variable: such a closure checks its isolation at every call.
-    private func runRequest(_ method: String, _ params: RequestParams, id: RequestID?, batch: BatchReply?) -> Reply {
-        ChangeCause.$current.withValue(id) {
+    private func runRequest(_ method: String, _ params: RequestParams, id: RequestID?, scope: RequestScope?,
+                            batch: BatchReply?) -> Reply {
+        ChangeCause.$scope.withValue(scope) {
             inTurn {
                 do throws(RPCError) {
                     return try handleRequest(method, params, id: id, batch: batch)

@@ -2,11 +2,13 @@ import Foundation
 import Testing
 @testable import BinderyServer
 import SeedViewModels
+import AppViewModels
 
 /// protocol.md's examples of a shared daemon: every ```shared-transcript block replays in-process
 /// against one shared hub (as `binderyd --listen` runs it), one in-memory connection per client.
 /// A line `A --> {...}` is what client A sends, `B <-- {...}` what client B must be sent next;
-/// each client's lines are checked in their own order.
+/// each client's lines are checked in their own order. A first line `$ appd ARGS` serves
+/// Examples/AppViewModels instead of the seeds.
 @Suite struct SharedTranscriptTests {
     static var blocks: [Substring] {
         guard let text = try? String(contentsOf: repositoryRoot.appendingPathComponent("protocol.md"), encoding: .utf8)
@@ -36,16 +38,21 @@ import SeedViewModels
     @MainActor
     static func replay(_ block: Substring) async throws -> [String] {
         var arguments: [String] = []
+        var daemon = "binderyd"
         var steps: [(client: String, send: Bool, body: String)] = []
         for line in block.split(separator: "\n") {
-            if line.hasPrefix("$ binderyd") { arguments = line.split(separator: " ").dropFirst(2).map(String.init) }
+            if line.hasPrefix("$ ") {
+                let words = line.split(separator: " ").dropFirst().map(String.init)
+                daemon = words.first ?? daemon
+                arguments = Array(words.dropFirst())
+            }
             let parts = line.split(separator: " ", maxSplits: 2)
             guard parts.count == 3, parts[1] == "-->" || parts[1] == "<--" else { continue }
             steps.append((String(parts[0]), parts[1] == "-->", String(parts[2])))
         }
         guard case .serve(let options) = try ServerOptions.parse(arguments) else { return ["bad arguments"] }
         var registry = ViewModelRegistry()
-        registry.registerSeedViewModels()
+        if daemon == "appd" { ExampleViewModels.register(into: &registry) } else { registry.registerSeedViewModels() }
         let hub = SessionHub(registry: registry, options: options, serverInfo: ("binderyd", BinderyDaemon.version),
                              isShared: true)
         var connections: [String: InMemoryConnection] = [:]

@@ -18,7 +18,8 @@ import Testing
 
     /// The transcripts replayed against the real `binderyd` as well.
     static let overPipes = ["lifecycle.jsonl", "exit-without-shutdown.jsonl", "jsonrpc-errors.jsonl",
-                            "deterministic-end-of-input.jsonl", "email-form.jsonl", "exit-cancels-commands.jsonl"]
+                            "deterministic-end-of-input.jsonl", "email-form.jsonl", "exit-cancels-commands.jsonl",
+                            "cause-until-answered.jsonl"]
 
     static func transcript(_ name: String) throws -> Transcript {
         try Transcript(jsonLines: String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))

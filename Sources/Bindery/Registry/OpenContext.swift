@@ -33,7 +33,7 @@ public final class OpenContext {
     /// Runs `body` for as long as the session is open, like SwiftUI's `.task` for as long as a view
     /// is: closing the session cancels it. Its changes carry no `cause`: no request made them.
     public func task(_ body: @escaping @MainActor () async -> Void) {
-        let task = ChangeCause.$current.withValue(nil) {
+        let task = ChangeCause.$scope.withValue(nil) {
             if let clock = dependencies.clock as? VirtualClock { return clock.run(body) }
             return Task { @MainActor in await body() }
         }

@@ -19,8 +19,10 @@ public final class Session {
     /// Counts the change sets sent: 0 at open, one more per ``collectChanges()`` that found any.
     public private(set) var revision = 0
     public private(set) var isClosed = false
-    /// The request that caused the first pending change, if any.
-    public private(set) var pendingCause: RequestID?
+    /// The request that caused the first pending change, while it is unanswered.
+    public var pendingCause: RequestID? { pendingScope?.openID }
+    /// The scope of the request that caused the first pending change, if any (see ``ChangeCause``).
+    private(set) var pendingScope: RequestScope?
 
     /// Per member, the last value the client was told (or wrote); nil while not observed.
     private var lastSent: [JSONValue?]
@@ -34,7 +36,7 @@ public final class Session {
     /// Runs of async commands under way, by number; the task is nil until ``track(task:number:)``.
     private var runningTasks: [Int: Task<Void, Never>?] = [:]
     /// The request each running command was invoked by, by run number.
-    private var runningCauses: [Int: RequestID?] = [:]
+    private var runningCauses: [Int: RequestScope?] = [:]
     /// Work started by the factory with `OpenContext.task`, cancelled at close.
     private var ownedTasks: [Task<Void, Never>] = []
     private var nextTaskNumber = 0
@@ -71,8 +73,8 @@ public final class Session {
         // Unowned, not weak: a weakly referenced object keeps its counts in a side table, and every
         // retain of a session (a dozen per request) then takes the slow path. The tracking does not
         // call back once the session is gone (`deinit` below).
-        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [unowned(unsafe) self] cause in
-            self.markDirty(cause: cause)
+        tracking = SessionTracking(cancellable: table.needsCancellableTracking(type)) { [unowned(unsafe) self] scope in
+            self.markDirty(scope: scope)
         }
         rearm { index, value in lastSent[index] = value }
     }
@@ -239,7 +241,7 @@ public final class Session {
     func collectChanges(splicer: ListSplicer?) -> ChangeSet? {
         guard isDirty, !isClosed else { return nil }
         isDirty = false
-        pendingCause = nil
+        pendingScope = nil
         var found = ChangeSet()
         fullRead { reread { index, value in
             let name = type.memberNames[index]
@@ -330,25 +332,30 @@ public final class Session {
         // unseen by both: what reads differently now is a change (see SessionTracking).
         for index in read.indices {
             if let before = read[index], !self.read(index).isSameValue(as: before) {
-                return markDirty(cause: runningCause)
+                return markDirty(scope: runningScope)
             }
         }
     }
 
-    /// Marks the session for the next collection, naming `cause` — by default the request being
-    /// handled, or else the one command running, when there is exactly one.
-    func markDirty(cause: RequestID? = ChangeCause.current) {
+    /// Marks the session for the next collection, naming the request of `scope` as its cause while
+    /// that request is unanswered — by default the request being handled, or else the one command
+    /// running, when there is exactly one.
+    func markDirty(scope: RequestScope? = ChangeCause.scope) {
         guard !isDirty, !isClosed else { return }
         isDirty = true
-        pendingCause = cause ?? runningCause
+        pendingScope = scope?.isOpen == true ? scope : runningScope
         table?.sessionBecameDirty(self)
     }
 
     /// The request of the one command of this session that is running, if exactly one is: what a
     /// change from a thread or task that carries no cause of its own is attributed to.
-    private var runningCause: RequestID? {
-        let causes = Set(runningCauses.values.compactMap { $0 })
-        return causes.count == 1 ? causes.first : nil
+    private var runningScope: RequestScope? {
+        var found: RequestScope?
+        for case let scope? in runningCauses.values where scope.isOpen {
+            if let found, found !== scope, found.id != scope.id { return nil }
+            found = scope
+        }
+        return found
     }
 
     // MARK: Children
@@ -415,7 +422,7 @@ public final class Session {
         markDirty()
         nextTaskNumber += 1
         runningTasks[nextTaskNumber] = .some(nil)
-        runningCauses[nextTaskNumber] = ChangeCause.current
+        runningCauses[nextTaskNumber] = ChangeCause.scope
         return nextTaskNumber
     }
 

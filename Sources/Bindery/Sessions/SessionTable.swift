@@ -226,7 +226,7 @@ public final class SessionTable {
 
     func sessionBecameDirty(_ session: Session) {
         dirtySessions.append(session)
-        if keepsOrigins, let origin = ChangeCause.origin, session.pendingCause != nil { pendingOrigins[session.id] = origin }
+        if keepsOrigins, let origin = session.pendingScope?.openOrigin { pendingOrigins[session.id] = origin }
         guard !isInTurn, !deferredCallScheduled else { return }
         deferredCallScheduled = true
         Task { @MainActor in

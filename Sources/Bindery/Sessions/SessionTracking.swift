@@ -35,7 +35,7 @@ final class SessionTracking {
     private var seed: LastingRegistration.Accesses?
     static let readsBetweenFreshLists: UInt8 = 64
     #endif
-    private let onChange: @MainActor (RequestID?) -> Void
+    private let onChange: @MainActor (RequestScope?) -> Void
     /// Set when the session that owns this tracking is gone: `onChange` must not be called then.
     nonisolated(unsafe) var ownerIsGone = false
     /// Whether a registration of this session fired on a thread other than the main one.
@@ -59,7 +59,7 @@ final class SessionTracking {
     /// `onChange` is called, on the main actor, before the first change to anything read under
     /// ``track(_:)`` since; then the registration is spent until the next ``track(_:)``. With
     /// `cancellable`, every registration carries a beacon from the start.
-    init(cancellable: Bool, onChange: @escaping @MainActor (_ cause: RequestID?) -> Void) {
+    init(cancellable: Bool, onChange: @escaping @MainActor (_ cause: RequestScope?) -> Void) {
         self.onChange = onChange
         if cancellable { beacon = Beacon() }
     }
@@ -106,10 +106,10 @@ final class SessionTracking {
     private nonisolated func changed(_ number: Int) {
         if MainThread.isCurrent {
             // Where view models change: told at once, and without a closure made per change.
-            Self.fireOnMainThread(self, number, ChangeCause.current)
+            Self.fireOnMainThread(self, number, ChangeCause.scope)
         } else {
             // The writer's thread: its cause now, before the hop loses it.
-            let cause = ChangeCause.current
+            let cause = ChangeCause.scope
             runOnMainActor {
                 self.sawWritesOffMain = true
                 self.registrationFired(number, cause: cause)
@@ -120,8 +120,8 @@ final class SessionTracking {
     /// ``registrationFired(_:cause:)`` called from a nonisolated context that checked it runs on the
     /// main thread (`runOnMainActor` would allocate a closure for every change).
     nonisolated(unsafe) private static let fireOnMainThread = unsafeBitCast(
-        { @MainActor (tracking: SessionTracking, number: Int, cause: RequestID?) in tracking.registrationFired(number, cause: cause) },
-        to: ((SessionTracking, Int, RequestID?) -> Void).self)
+        { @MainActor (tracking: SessionTracking, number: Int, cause: RequestScope?) in tracking.registrationFired(number, cause: cause) },
+        to: ((SessionTracking, Int, RequestScope?) -> Void).self)
 
     /// Whether sessions hold a lasting registration (Observation's SPI, see ``LastingRegistration``)
     /// rather than the public one-shot one: true unless the toolchain lacks what it relies on, or
@@ -192,7 +192,7 @@ final class SessionTracking {
         return true
     }
 
-    private func registrationFired(_ number: Int, cause: RequestID?) {
+    private func registrationFired(_ number: Int, cause: RequestScope?) {
         // Replaced without being cancelled; or (lasting) already told since the last reads.
         guard number == registration, isArmed else { return }
         isArmed = false
