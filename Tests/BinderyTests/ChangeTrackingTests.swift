@@ -7,7 +7,7 @@ import Testing
 final class Thermostat {
     var celsius = 20.0
     var label = "Kitchen"
-    var computedReads = 0
+    @ObservationIgnored var computedReads = 0
     var fahrenheit: Double {
         computedReads += 1
         return celsius * 9 / 5 + 32

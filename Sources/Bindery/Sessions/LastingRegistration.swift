@@ -16,9 +16,9 @@ import CSwiftRuntime
 /// What it relies on beyond the public API, each checked once per process by ``isAvailable``: the
 /// SPI itself (a toolchain without it fails to compile this file: build with
 /// `-DBINDERY_PUBLIC_OBSERVATION_ONLY` to use the public API only), the C entry points of
-/// Observation's thread-local access list (visible only when the runtime is linked statically, as
-/// binderyd is: a debug build's tests run on the public API), and the layout of `_AccessList` (a dictionary from a
-/// registrar's id to the registrar and the key paths read of it), read to compare and count lists.
+/// Observation's thread-local access list (hidden in libswiftObservation.so: reached by a static
+/// link, as binderyd's, or found in the library's symbol table, as in a daemon `swift build` links
+/// dynamically: see CSwiftRuntime), and the layout of `_AccessList` (a dictionary from a registrar's id to the registrar and the key paths read of it), read to compare and count lists.
 /// Should any of them differ, ``isAvailable`` is false and ``SessionTracking`` uses the public API;
 /// `binderyd --version` then says so, and `StdioTests.helpAndVersionPrintAndExit` fails.
 struct LastingRegistration: @unchecked Sendable {
@@ -114,9 +114,12 @@ struct LastingRegistration: @unchecked Sendable {
         let properties: Set<AnyKeyPath>
     }
 
-    /// Whether Observation's thread-local access list is reachable: only where the Swift runtime is
-    /// linked statically (binderyd; not a debug build's tests, which use the public API).
+    /// Whether Observation's thread-local access list is reachable: through a static link of the
+    /// Swift runtime (binderyd), or found in the loaded libswiftObservation.so's symbol table (a
+    /// daemon or test bundle linked dynamically, as `swift build` links them).
     static var isLinked: Bool { bindery_observation_access_list_linked() != 0 }
+    /// Whether it was found in the shared library's symbol table rather than linked statically.
+    static var isFoundInSharedLibrary: Bool { bindery_observation_access_list_source() == 2 }
 
     /// Whether everything above works on this toolchain: checked once, on a probe model.
     static let isAvailable: Bool = {

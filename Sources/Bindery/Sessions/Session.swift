@@ -316,22 +316,19 @@ public final class Session {
     }
 
     /// Reads every observed member, in order, under a new tracking that replaces the old one, and
-    /// hands each value to `body`.
+    /// hands each value to `body` (which keeps it in ``lastSent``).
     private func rearm(_ body: (Int, JSONValue) -> Void) {
         mustTrackAgain = false
-        var read: [JSONValue?] = tracking.sawWritesOffMain ? Array(repeating: nil, count: lastSent.count) : []
-        tracking.track {
+        let installed = tracking.track {
             for index in lastSent.indices where lastSent[index] != nil {
-                let value = self.read(index)
-                if !read.isEmpty { read[index] = value }
-                body(index, value)
+                body(index, self.read(index))
             }
         }
-        guard !read.isEmpty else { return }
+        guard installed else { return }
         // Another thread may have written between a read and the registration's installation,
         // unseen by both: what reads differently now is a change (see SessionTracking).
-        for index in read.indices {
-            if let before = read[index], !self.read(index).isSameValue(as: before) {
+        for index in lastSent.indices {
+            if let before = lastSent[index], !self.read(index).isSameValue(as: before) {
                 return markDirty(scope: runningScope)
             }
         }

@@ -18,12 +18,14 @@
 /// session starts without one (unless its type is known to need it) and takes one when it must.
 ///
 /// Writes from other threads. A view model that is not isolated to the main actor may be written
-/// from any thread; Observation then calls the registration on the writer's thread. The cause the
-/// writer runs under (a task of a command inherits it) is taken there and handed to the main actor
-/// with the change. And because a one-shot registration is installed only after the reads it
+/// from any thread; Observation then calls the registration on the writer's thread. The request
+/// scope the writer runs under (a task of a command inherits it) is taken there and handed to the
+/// main actor with the change. And because a registration is installed only after the reads it
 /// covers, a write from another thread between a read and the installation would be seen by
-/// neither: once a session has seen one write from another thread, every registration is checked
-/// after it is installed (``sawWritesOffMain``), by reading again.
+/// neither: so whenever ``track(_:)`` installs a registration for something the last one did not
+/// cover, it says so, and the session reads again and compares (``Session``'s `rearm`). With the
+/// lasting registration that is rare (a read that touched something new); with the public one,
+/// every change.
 @MainActor
 final class SessionTracking {
     private var beacon: Beacon?
@@ -38,8 +40,6 @@ final class SessionTracking {
     private let onChange: @MainActor (RequestScope?) -> Void
     /// Set when the session that owns this tracking is gone: `onChange` must not be called then.
     nonisolated(unsafe) var ownerIsGone = false
-    /// Whether a registration of this session fired on a thread other than the main one.
-    private(set) var sawWritesOffMain = false
     /// Whether a registration is installed and has not fired since the last ``track(_:)``.
     private(set) var isArmed = false
     /// Set while ``cancel()`` fires the registration on purpose, so that firing is not a change.
@@ -77,7 +77,11 @@ final class SessionTracking {
     /// and from now on registrations carry a beacon: so that happens at most once per session.
     /// With a lasting registration, the registration is kept when the reads touched exactly what
     /// it covers, and replaced otherwise.
-    func track(_ reads: () -> Void) {
+    /// Returns whether it installed a registration covering something the last one did not: a write
+    /// from another thread between those reads and the installation would then be unseen, so the
+    /// caller reads again and compares.
+    @discardableResult
+    func track(_ reads: () -> Void) -> Bool {
         #if !BINDERY_PUBLIC_OBSERVATION_ONLY
         if Self.usesLastingRegistration { return trackLasting(reads) }
         #endif
@@ -100,6 +104,7 @@ final class SessionTracking {
         } onChange: { [self] in
             changed(number)
         }
+        return true
     }
 
     /// A registration fired, on the writer's thread: tell the main actor, with the writer's cause.
@@ -111,7 +116,6 @@ final class SessionTracking {
             // The writer's thread: its cause now, before the hop loses it.
             let cause = ChangeCause.scope
             runOnMainActor {
-                self.sawWritesOffMain = true
                 self.registrationFired(number, cause: cause)
             }
         }
@@ -135,7 +139,7 @@ final class SessionTracking {
     }()
 
     #if !BINDERY_PUBLIC_OBSERVATION_ONLY
-    private func trackLasting(_ reads: () -> Void) {
+    private func trackLasting(_ reads: () -> Void) -> Bool {
         isArmed = true
         // Most reads touch what the last one did: read into its list again, which costs lookups
         // only. A read that touched something new is registered with all the list holds: what
@@ -144,8 +148,12 @@ final class SessionTracking {
         // fresh list instead, so what is no longer read (a removed row's registrar) is let go.
         if var seed = seed.take(), readsOfSeed < Self.readsBetweenFreshLists {
             readsOfSeed += 1
-            guard seed.readAgain(reads) else { return self.seed = seed }
-            return register(seed)
+            guard seed.readAgain(reads) else {
+                self.seed = seed
+                return false
+            }
+            register(seed)
+            return true
         }
         readsOfSeed = 0
         let accesses = LastingRegistration.accessList(reads)
@@ -154,15 +162,16 @@ final class SessionTracking {
             // Kept from a session's second change on: the list costs about 250 bytes, which a
             // session that changes once (or never) does not pay.
             if changedBefore { seed = accesses } else { changedBefore = true }
-            return
+            return false
         }
         register(accesses)
+        return true
     }
 
     /// Replaces the registration with one for `accesses` (none for nil).
     private func register(_ accesses: LastingRegistration.Accesses?) {
         // Installed before the old one goes, so a write from another thread to what both cover
-        // between the two is seen by one of them (what only the new one covers: see sawWritesOffMain).
+        // between the two is seen by one of them (what only the new one covers: see track(_:)).
         registration &+= 1
         let number = registration
         let old = lasting
@@ -203,9 +212,15 @@ final class SessionTracking {
 /// How this process's sessions follow their models, as a daemon's `--version` reports it.
 public enum ChangeTracking {
     public static var mechanism: String {
-        SessionTracking.usesLastingRegistration
-            ? "observation: lasting registration (Observation's SPI)"
-            : "observation: withObservationTracking (public API, a registration per change; the lasting one needs the Swift runtime linked statically)"
+        guard SessionTracking.usesLastingRegistration else {
+            return "observation: withObservationTracking (public API: a registration and a second read per change)"
+        }
+        #if !BINDERY_PUBLIC_OBSERVATION_ONLY
+        if LastingRegistration.isFoundInSharedLibrary {
+            return "observation: lasting registration (Observation's SPI; its access list found in libswiftObservation.so)"
+        }
+        #endif
+        return "observation: lasting registration (Observation's SPI)"
     }
 }
 

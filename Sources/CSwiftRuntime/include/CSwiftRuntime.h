@@ -14,10 +14,14 @@ const void *bindery_type_by_mangled_name(const char *name, size_t length, const 
 /// order of their steps, and a virtual clock sees every sleep they begin.
 void bindery_run_global_jobs_on_main(int on);
 
-/// Whether Observation's thread-local access list can be reached (a static link of the Swift
-/// runtime, as binderyd's); then get and set it: what `withObservationTracking` does around its
-/// closure, so a read's accesses can be recorded without installing a registration.
+/// Whether Observation's thread-local access list can be reached; then get and set it: what
+/// `withObservationTracking` does around its closure, so a read's accesses can be recorded without
+/// installing a registration. Its entry points are hidden in libswiftObservation.so: reached
+/// through a static link of the runtime (binderyd), or else found in the loaded library's symbol
+/// table (a daemon built by a plain `swift build`).
 int bindery_observation_access_list_linked(void);
+/// How they were reached: 0 not at all, 1 linked statically, 2 from the shared library's .symtab.
+int bindery_observation_access_list_source(void);
 void *bindery_observation_access_list_get(void);
 void bindery_observation_access_list_set(void *value);
 
