@@ -1,11 +1,22 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Whether this package is being built as a dependency that SwiftPM resolved by version (or
+/// branch or revision). SwiftPM refuses unsafe flags in such a package's targets, so the tuning
+/// below applies only where this package is the root (or a local path dependency). SwiftPM 6 reads
+/// such a manifest from the repository, not from a folder: `packageDirectory` is then "/" (checked by
+/// Tests/UserPackage, which depends on this package by version); a checkout's or a registry
+/// download's folder is recognised too, should a later SwiftPM pass one.
+let isResolvedDependency = Context.packageDirectory == "/"
+    || ["/checkouts/", "/registry/downloads/"].contains { Context.packageDirectory.contains($0) }
+
 /// The modules every request runs through. Release builds drop two run-time checks that static
 /// checking already covers in these Swift 6 modules: exclusivity (as the standard library's own
 /// release build does; about 2,800 instructions per `setField`) and the dynamic actor-isolation
-/// check at the entry of main-actor closures (about 900). Debug builds, and so the unit tests, keep them.
-let hotPath: [SwiftSetting] = [
+/// check at the entry of main-actor closures (about 900). Debug builds, and so the unit tests, keep
+/// them; so does a package that depends on Bindery by version (its daemon is correct, and about a
+/// tenth slower per request: BENCHMARKS.md). `BINDERY_RELEASE_TUNING=0` turns the tuning off here too.
+let hotPath: [SwiftSetting] = isResolvedDependency || Context.environment["BINDERY_RELEASE_TUNING"] == "0" ? [] : [
     .unsafeFlags(["-enforce-exclusivity=unchecked", "-Xfrontend", "-disable-dynamic-actor-isolation"],
                  .when(configuration: .release)),
 ]
