@@ -49,10 +49,10 @@ def run_session(daemon, number):
                 acked[writer] = fold[name]
                 pending.add(daemon.send("invoke", {"session": session, "command": "ack",
                                                    "args": {"writer": writer, "value": fold[name]}}))
-        # Keep the main thread reading and writing the model while the writers run.
-        notes += 1
-        fold["note"] = f"note {notes}"
-        pending.add(daemon.send("setField", {"session": session, "field": "note", "value": fold["note"]}))
+                # Keep the main thread reading and writing the model while the writers write.
+                notes += 1
+                fold["note"] = f"note {notes}"
+                pending.add(daemon.send("setField", {"session": session, "field": "note", "value": fold["note"]}))
     state, told = daemon.request("session/state", {"session": session})
     for message in told:  # changes after the last write (none expected: every writer is done)
         fold.update(message["params"]["changes"])

@@ -11,8 +11,16 @@ final class FeedViewModel: @unchecked Sendable {
     private(set) var threadCount = 0
     private(set) var queueCount = 0
     private(set) var taskCount = 0
+    private(set) var isStarted = false
     var note = ""
     var total: Int { threadCount + queueCount + taskCount }
+    /// A derived value that takes a while to compute, as a formatted summary can: the main thread
+    /// spends longer reading the model, while the writers write.
+    var digest: String {
+        var hasher = Hasher()
+        for round in 0..<200 { hasher.combine(note); hasher.combine(round) }
+        return "\(total) (\(hasher.finalize() & 0xffff))"
+    }
 
     @ObservationIgnored private let acknowledged = Acknowledgements()
 
@@ -22,6 +30,7 @@ final class FeedViewModel: @unchecked Sendable {
     }
 
     func start(count: Int) {
+        isStarted = true  // a change on the main thread: the session reads the model again right after
         Thread {
             for value in 1...count {
                 self.threadCount = value
@@ -81,7 +90,9 @@ extension FeedViewModel: ViewModel {
             Output("threadCount", \.threadCount)
             Output("queueCount", \.queueCount)
             Output("taskCount", \.taskCount)
+            Output("isStarted", \.isStarted)
             Output("total", \.total)
+            Output("digest", \.digest)
             Field("note", \.note)
             Command("start") { (model, count: Int) in model.start(count: count) }
             Command("ack") { (model, ack: FeedViewModel.Ack) in model.ack(ack) }
