@@ -67,7 +67,7 @@ import AppViewModels
             if step.send {
                 connection.deliver(bytes: Array((step.body + "\n").utf8))
             } else {
-                guard let actual = await connection.next(timeout: .seconds(2)) else {
+                guard let actual = await connection.next(timeout: Transcript.hangGuard) else {
                     problems.append("step \(index): \(step.client) expected \(step.body), got nothing")
                     continue
                 }

@@ -128,20 +128,25 @@ struct Transcript {
                 connection.deliver(bytes: bytes)
                 if index == lastSend { connection.deliverEnd() }
             case .expect(let expected):
-                guard let actual = await connection.next() else {
+                // A guard against a hang, not a time limit: in-process replays share two cores with
+                // every other test (and a loaded machine), and an expected message always comes.
+                guard let actual = await connection.next(timeout: Self.hangGuard) else {
                     return problems + ["step \(index): expected \(text(expected)), got nothing"]
                 }
                 if actual != expected { problems.append("step \(index):\n" + difference(expected, actual)) }
             }
         }
         if lastSend == nil { connection.deliverEnd() }
-        let code = await connection.waitForClose()
+        let code = await connection.waitForClose(timeout: Self.hangGuard)
         if let extra = await connection.next(timeout: .zero) {
             problems.append("unexpected output after the last step: \(text(extra))")
         }
         if code != exitCode { problems.append("exit code \(code.map(String.init) ?? "none (still open)"), expected \(exitCode)") }
         return problems
     }
+
+    /// How long a replay waits for a message that must come before calling the daemon hung.
+    static let hangGuard = Duration.seconds(60)
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
