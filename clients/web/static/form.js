@@ -293,9 +293,10 @@ export class FormView {
     const struct = type.type === 'object' || type.type === 'dictionary' || type.type === 'array';
     const control = struct
       ? el('textarea', { 'data-args-of': command.name, rows: 2, spellcheck: 'false' })
-      : el('input', { type: 'text', 'data-args-of': command.name, size: 10, autocomplete: 'off', spellcheck: 'false' });
+      : el('input', { type: 'text', 'data-args-of': command.name, size: 10, autocomplete: 'off', spellcheck: 'false',
+        inputmode: type.type === 'integer' ? 'numeric' : type.type === 'number' ? 'decimal' : null });
     const what = type.typeName || { integer: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false' }[type.type] || type.type;
-    const label = el('label', { class: 'args-control' }, el('span', {}, command.label + ' with ' + what + (struct ? ' (name: value, …)' : '')), control);
+    const label = el('label', { class: 'args-control' }, el('span', {}, command.label + ' (' + what + (struct ? ': name: value, …' : '') + ')'), control);
     return { label, control };
   }
 
