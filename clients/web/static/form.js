@@ -310,9 +310,13 @@ export class FormView {
     return this.schema.fields.some((field) => !field.writable && holds(field));
   }
 
-  /** The command Enter runs: the first that takes no argument, in the schema's order. */
+  /**
+   * The command Enter runs: the first that takes no argument, in the schema's order — on a form
+   * with a one-line field of its own to press Enter in (tabbedApp's own fields are a select).
+   */
   primaryCommand() {
-    return this.schema.commands.find((command) => !command.args) || null;
+    const typed = this.schema.fields.some((field) => field.writable && ['text', 'number', 'list'].includes(controlKind(field)));
+    return typed ? this.schema.commands.find((command) => !command.args) || null : null;
   }
 
   /**

@@ -90,6 +90,8 @@ def test_rows_have_the_buttons_and_a_command_of_a_number_has_a_labelled_box(app:
     label = box.find_element("xpath", "ancestor::label")
     assert label.text == "Move to top (a whole number)"
     assert box.tag_name == "input" and box.get_attribute("inputmode") == "numeric"
+    # Its own fields are a select: no command is the one Enter runs.
+    assert form.find_elements("css selector", "button.command.primary") == []
 
 
 def test_the_arguments_box_and_the_daemons_message_fit(page: Page) -> None:
