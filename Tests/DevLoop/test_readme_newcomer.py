@@ -33,10 +33,11 @@ def commands(block):
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def login_shell(home, script, cwd, **popen):
-    """`script` in a fresh login shell of the new user; a Popen when `popen` says so."""
+def login_shell(home, script, cwd, runtime=None, **popen):
+    """`script` in a fresh login shell of the new user; a Popen when `popen` says so. `runtime`:
+    the XDG_RUNTIME_DIR of a shared daemon the script starts (else the machine's)."""
     argv = ["env", "-i", "HOME=%s" % home, "PATH=/usr/bin:/bin", "SHELL=/bin/bash", "LANG=C.UTF-8",
-            "bash", "-l", "-c", script]
+            *(["XDG_RUNTIME_DIR=%s" % runtime] if runtime else []), "bash", "-l", "-c", script]
     if popen:
         return subprocess.Popen(argv, cwd=str(cwd), **popen)
     return subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, timeout=BUILD)
@@ -133,3 +134,35 @@ def test_a_form_of_their_own_in_the_browser(newcomer):
             browser.quit()
         os.killpg(bridge.pid, signal.SIGTERM)  # bindery-web: it ends its bindery-dev, which ends its daemon
         bridge.wait(timeout=30)
+
+
+def test_neovim_finds_the_installed_shared_daemon_before_path_has_the_folder(tmp_path):
+    """Installed, the installer's line not yet added: `g:bindery_cmd = ['binderyd', '--remote',
+    'auto']` (the Neovim README's) still starts, from ~/.local/bin."""
+    nvim_readme = (ROOT / "clients" / "nvim" / "README.md").read_text()
+    let = re.search(r"^let g:bindery_cmd = \['binderyd', '--remote', 'auto'\]$", nvim_readme, re.M).group(0)
+    home, runtime = tmp_path / "home", tmp_path / "runtime"
+    home.mkdir()
+    runtime.mkdir(mode=0o700)
+    done = login_shell(home, "./scripts/install --from %s" % shlex.quote(str(Path(DEV).parent / "binderyd")), ROOT)
+    assert done.returncode == 0 and "add this line" in done.stdout, done.stdout
+    assert login_shell(home, "command -v binderyd", ROOT).returncode == 1
+    out, drive = tmp_path / "form.txt", tmp_path / "drive.lua"
+    drive.write_text("""
+vim.cmd('BinderyOpen email')
+local ok = vim.wait(30000, function() return vim.fn.search('^Valid: false$', 'nw') > 0 end, 100)
+vim.fn.writefile({ ok and 'ok' or 'no form', unpack(vim.api.nvim_buf_get_lines(0, 0, -1, false)) }, %r)
+vim.cmd('qa!')
+""" % str(out))
+    script = "nvim --clean --headless --cmd %s --cmd %s -c %s" % (
+        shlex.quote("set rtp+=%s" % (ROOT / "clients" / "nvim")), shlex.quote(let), shlex.quote("luafile %s" % drive))
+    try:
+        ran = login_shell(home, script, tmp_path, runtime=runtime)
+        lines = out.read_text().splitlines() if out.exists() else ["nvim ended: %s" % ran.stderr[-2000:]]
+        assert lines[:2] == ["ok", "== email =="], "\n".join(lines)
+    finally:
+        # The shared daemon the forwarder started (it would exit a minute after its last client).
+        socket = str(runtime / "bindery" / "daemon.sock")
+        found = subprocess.run(["pgrep", "-f", "--", "--listen " + socket], capture_output=True, text=True).stdout
+        for pid in found.split():
+            os.kill(int(pid), signal.SIGTERM)
