@@ -186,3 +186,51 @@ def test_the_readmes_name_scripts_install_and_node_20(readme: str) -> None:
     assert "./scripts/install" in text, "%s should say how to install binderyd" % readme
     if readme != "clients/python/README.md":
         assert "Node 20" in text and "Node 18" not in text, readme
+
+
+def login_shell(home: Path, script: str, shell: str = "/bin/bash") -> "subprocess.CompletedProcess[str]":
+    """`script` in a fresh login shell of a new user: nothing but HOME, a bare PATH and SHELL."""
+    return subprocess.run(["env", "-i", "HOME=%s" % home, "PATH=/usr/bin:/bin", "SHELL=%s" % shell,
+                           "bash", "-l", "-c", script], capture_output=True, text=True, timeout=60)
+
+
+def test_a_new_user_is_told_the_line_and_the_file_and_then_runs_the_programs_by_name(
+        sandbox: Sandbox, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    installed = home / ".local" / "bin"
+    before = login_shell(home, "bindery-dev --version")
+    assert before.returncode == 127 and "command not found" in before.stderr  # what the issue met
+    done = login_shell(home, "%s --from %s" % (INSTALL, sandbox.daemon))
+    assert done.returncode == 0, done.stderr
+    line = 'export PATH="%s:$PATH"' % installed
+    assert ("%s is not on PATH. The Bindery clients, editors and bindery-web look there anyway;\n"
+            "to run `binderyd`, `bindery-dev` and `bindery-web` by name, add this line to %s:\n\n    %s\n"
+            % (installed, home / ".profile", line)) in done.stdout, done.stdout
+    # The one step it prints, run as printed; then every new login shell finds the programs.
+    step = [text.strip() for text in done.stdout.splitlines() if text.strip().startswith("echo '")]
+    assert step == ["echo '%s' >> %s && %s" % (line, home / ".profile", line)], done.stdout
+    now = login_shell(home, step[0] + " && bindery-dev --version")
+    assert now.returncode == 0 and now.stdout.startswith("bindery-dev "), now.stderr
+    after = login_shell(home, "command -v binderyd bindery-dev bindery-web && bindery-web --help >/dev/null")
+    assert after.returncode == 0, after.stderr
+    assert after.stdout.split() == [str(installed / name) for name in ("binderyd", "bindery-dev", "bindery-web")]
+    again = login_shell(home, "%s --from %s" % (INSTALL, sandbox.daemon))
+    assert "is on PATH: `binderyd` runs it" in again.stdout and "add this line" not in again.stdout
+
+
+def test_the_line_goes_to_the_file_the_users_shell_reads(sandbox: Sandbox, tmp_path: Path) -> None:
+    for shell, existing, expected in (("/bin/bash", ".bash_profile", ".bash_profile"), ("/bin/zsh", None, ".zprofile"),
+                                      ("/bin/sh", None, ".profile")):
+        home = tmp_path / shell.rsplit("/", 1)[1]
+        home.mkdir()
+        if existing:
+            (home / existing).write_text("# mine\n")
+        done = login_shell(home, "%s --from %s" % (INSTALL, sandbox.daemon), shell=shell)
+        assert done.returncode == 0, done.stderr
+        assert "add this line to %s:" % (home / expected) in done.stdout, (shell, done.stdout)
+    home = tmp_path / "fish"
+    home.mkdir()
+    done = login_shell(home, "%s --from %s" % (INSTALL, sandbox.daemon), shell="/usr/bin/fish")
+    assert ("add this line to %s:\n\n    fish_add_path %s\n" % (home / ".config" / "fish" / "config.fish",
+                                                             home / ".local" / "bin")) in done.stdout

@@ -73,13 +73,20 @@
 
 (defun bindery--program (program source)
   "Return the absolute file name of PROGRAM, which SOURCE named.
-A name without a directory is looked up on `exec-path'; ~ is
-expanded.  One that cannot be run is a `user-error' naming SOURCE
-and the file, rather than a dead pipe later."
+A name without a directory is looked up on `exec-path', then in
+~/.local/bin (where ./scripts/install puts Bindery's programs,
+often not yet on a new user's PATH); ~ is expanded.  One that
+cannot be run is a `user-error' naming SOURCE and the file, rather
+than a dead pipe later."
   (let ((hint (bindery--no-program-hint program)))
     (if (not (file-name-directory program))
         (or (executable-find program)
-            (user-error "%s: no program %S on exec-path%s" source program hint))
+            (let ((installed (expand-file-name program "~/.local/bin")))
+              (and (file-executable-p installed)
+                   (not (file-directory-p installed))
+                   installed))
+            (user-error "%s: no program %S on exec-path or in ~/.local/bin%s"
+                        source program hint))
       (let ((file (expand-file-name program)))
         (cond ((not (file-exists-p file))
                (user-error "%s: %s does not exist%s" source file hint))

@@ -33,9 +33,10 @@
 (defcustom bindery-command nil
   "The program that starts binderyd, with or without arguments.
 A string is the program: a file name (~ is expanded) or a name
-looked up on the variable `exec-path'.  A list (or a vector) is
-the program, then its arguments; numbers among them become strings
-and an argument that starts with ~ is expanded.  When nil (or
+looked up on the variable `exec-path', then in ~/.local/bin.  A
+list (or a vector) is the program, then its arguments; numbers
+among them become strings and an argument that starts with ~ is
+expanded.  When nil (or
 \"\"), the daemon is found from the
 environment variable BINDERYD, then `binderyd' on `exec-path',
 then ~/.local/bin/binderyd (where ./scripts/install puts it),

@@ -282,12 +282,17 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
   "`bindery-command': a program (a string) or a list (or vector) of it and its arguments."
   (bindery-test--with-home home
     (let ((program (bindery-test--file home "binderyd" #o755))
+          (installed (progn (make-directory (expand-file-name ".local/bin" home) t)
+                            (bindery-test--file (expand-file-name ".local/bin" home)
+                                                "bindery-installed" #o755)))
           (sh (executable-find "sh"))
           (bindery-arguments '("--deterministic")))
       (pcase-dolist (`(,value ,command)
                      `((,program (,program))
                        ("~/binderyd" (,program))          ; ~ expanded
                        ("sh" (,sh))                        ; found on exec-path
+                       ;; then in ~/.local/bin, where ./scripts/install puts it
+                       (("bindery-installed" "--remote" "auto") (,installed "--remote" "auto"))
                        ((,program "--seed" "2") (,program "--seed" "2"))
                        (["~/binderyd" "--seed" 2] (,program "--seed" "2"))
                        (("sh" "--state" "~/s") (,sh "--state" ,(expand-file-name "s" home)))))
@@ -316,7 +321,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
                        (("/nonexistent/binderyd" "--deterministic")
                         "bindery-command: /nonexistent/binderyd does not exist")
                        ("binderyd --deterministic"
-                        "bindery-command: no program \"binderyd --deterministic\" on exec-path; a program with arguments is a list, like (\"binderyd\" \"--deterministic\")")))
+                        "bindery-command: no program \"binderyd --deterministic\" on exec-path or in ~/.local/bin; a program with arguments is a list, like (\"binderyd\" \"--deterministic\")")))
         (let ((bindery-command value))
           (should (equal (bindery-test--refusal (bindery--daemon-command)) message))))
       (let ((bindery-command nil)

@@ -37,8 +37,11 @@ export function userBinDir(env = process.env) {
 export function findDaemon({ daemon, env = process.env, buildDirs = repositoryBuildDirs() } = {}) {
   const names = process.platform === 'win32' ? [`${EXECUTABLE}.exe`, EXECUTABLE] : [EXECUTABLE];
   if (daemon !== undefined && daemon !== null) {
-    // A bare name ("binderyd") is looked up on PATH, as spawn would.
-    const candidate = daemon.includes('/') || daemon.includes(path.sep) ? daemon : searchPath([daemon], env.PATH).found ?? daemon;
+    // A bare name ("binderyd") is looked up on PATH, as spawn would, then in ~/.local/bin (where
+    // scripts/install puts it, often not on a new user's PATH yet).
+    const userBin = userBinDir(env);
+    const candidate = daemon.includes('/') || daemon.includes(path.sep) ? daemon
+      : searchPath([daemon], env.PATH).found ?? (userBin ? searchPath([daemon], userBin).found : null) ?? daemon;
     const problem = unusable(candidate);
     if (!problem) return path.resolve(candidate);
     throw new DaemonNotFoundError([`the daemon option ${JSON.stringify(daemon)}: ${problem}`]);

@@ -58,8 +58,10 @@ test('an explicit path is used or refused, never replaced by another daemon', ()
   assert.throws(() => findDaemon({ daemon: path.join(scratch, 'missing'), env }), (error) => error instanceof DaemonNotFoundError
     && error.tried.length === 1 && /does not exist/.test(error.message));
   assert.throws(() => findDaemon({ daemon: path.join(scratch, 'explicit'), env }), /is a directory/);
-  // A bare name is looked up on PATH.
+  // A bare name is looked up on PATH, then in ~/.local/bin (where scripts/install puts it).
   assert.equal(findDaemon({ daemon: 'binderyd', env }), onPath);
+  const installed = executable(path.join(scratch, 'home', '.local', 'bin'), 'bindery-installed');
+  assert.equal(findDaemon({ daemon: 'bindery-installed', env: { ...env, HOME: path.join(scratch, 'home') } }), installed);
 });
 
 test('nothing set: "$BINDERYD: not set" and every other place in the message', () => {

@@ -56,8 +56,12 @@ def find_daemon(explicit: Optional[str] = None, *, env: Optional[Mapping[str, st
     for tests.
     """
     if explicit is not None:
-        # A bare name ("binderyd") is looked up on PATH, as subprocess would.
-        path = explicit if os.sep in explicit else (shutil.which(explicit, path=search_path) or explicit)
+        # A bare name ("binderyd") is looked up on PATH, as subprocess would, then in ~/.local/bin
+        # (where scripts/install puts it, often not on a new user's PATH yet).
+        user_bin = user_bin_dir(env)
+        path = explicit if os.sep in explicit else (
+            shutil.which(explicit, path=search_path)
+            or (user_bin and shutil.which(explicit, path=user_bin)) or explicit)
         problem = _usable(path)
         if problem is None:
             return os.path.abspath(path)

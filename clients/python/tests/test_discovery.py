@@ -81,3 +81,12 @@ def test_client_uses_the_environment_variable(daemon_path: str, monkeypatch: Any
 def test_client_raises_daemon_not_found(tmp_path: Any) -> None:
     with pytest.raises(DaemonNotFound):
         Client(str(tmp_path / "missing"))
+
+
+def test_an_explicit_bare_name_is_looked_up_on_path_then_in_home_local_bin(tmp_path: Any) -> None:
+    # scripts/install puts the programs in ~/.local/bin, often not on a new user's PATH yet.
+    installed = fake_daemon(tmp_path / "home" / ".local" / "bin", "bindery-installed")
+    on_path = fake_daemon(tmp_path / "bin", "bindery-installed")
+    env = {"HOME": str(tmp_path / "home")}
+    assert find_daemon("bindery-installed", env=env, search_path=str(tmp_path / "empty")) == installed
+    assert find_daemon("bindery-installed", env=env, search_path=str(tmp_path / "bin")) == on_path

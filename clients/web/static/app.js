@@ -9,6 +9,7 @@ const main = document.getElementById('main');
 const status = document.getElementById('status');
 const statusText = document.getElementById('status-text');
 const reconnect = document.getElementById('reconnect');
+const announcer = document.getElementById('announce');
 
 const app = {
   connection: null,
@@ -19,6 +20,7 @@ const app = {
   shown: 0, // routes shown so far
   openedArgs,
   echo,
+  announce,
 };
 window.binderyWeb = app; // for a person at the console (and the tests, which read it only)
 
@@ -66,6 +68,13 @@ function echo(source, name) {
       form.echoed(name, source.model.state[name]);
     }
   }
+}
+
+/** Says `text` to a screen reader (the live region): a command's result or error. */
+function announce(text) {
+  // Emptied first: the same words twice in a row are read twice.
+  announcer.textContent = '';
+  requestAnimationFrame(() => { announcer.textContent = text; });
 }
 
 function setStatus(state, text) {

@@ -29,9 +29,10 @@ function el(tag, attributes = {}, ...children) {
  * A value as DOM: text for scalars, a table for a list of structs (a row per element, a column per
  * member, and a button per command in `rows` that takes the element), a list, a block for a struct
  * or a dictionary (a "key: value" line each), a union's case and its members, JSON for any.
- * `rows`: `{commands(itemsType) -> [command], press(command, element)}`.
+ * `rows`: `{commands(itemsType) -> [command], press(command, element)}`. `nested`: inside another
+ * value (a cell, a line of a block), where a boolean is a glyph rather than a word.
  */
-export function valueNode(type, value, rows = null) {
+export function valueNode(type, value, rows = null, nested = false) {
   if (value === null || value === undefined) return document.createTextNode('');
   if (type.type === 'any') return el('code', { class: 'json' }, JSON.stringify(value));
   if (type.type === 'array') {
@@ -44,13 +45,13 @@ export function valueNode(type, value, rows = null) {
         el('tbody', {}, ...value.map((element) => rowNode(items, element, rows))));
       return table;
     }
-    return el('ol', { class: 'items' + (type.uniqueItems ? ' set' : '') }, ...value.map((element) => el('li', {}, valueNode(items, element, rows))));
+    return el('ol', { class: 'items' + (type.uniqueItems ? ' set' : '') }, ...value.map((element) => el('li', {}, valueNode(items, element, rows, true))));
   }
   if (type.type === 'dictionary') {
     const entries = Object.entries(value);
     if (entries.length === 0) return el('span', { class: 'none' }, '(none)');
     return el('dl', { class: 'object dictionary' }, ...entries.flatMap(([key, item]) =>
-      [el('dt', {}, key), el('dd', { 'data-key': key }, valueNode(type.values || { type: 'any' }, item, rows))]));
+      [el('dt', {}, key), el('dd', { 'data-key': key }, valueNode(type.values || { type: 'any' }, item, rows, true))]));
   }
   if (type.type === 'union') {
     const found = unionCase(type, value.case);
@@ -61,8 +62,8 @@ export function valueNode(type, value, rows = null) {
     const named = members.filter((member) => member.name in value && !bare.includes(member));
     const list = el('dl', { class: 'object' });
     for (const member of named) {
-      if (/^_\d+$/.test(member.name)) list.append(el('dd', { 'data-name': member.name, class: 'whole' }, valueNode(member, value[member.name], rows)));
-      else list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows)));
+      if (/^_\d+$/.test(member.name)) list.append(el('dd', { 'data-name': member.name, class: 'whole' }, valueNode(member, value[member.name], rows, true)));
+      else list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows, true)));
     }
     if (named.length) node.append(list);
     return node;
@@ -71,20 +72,38 @@ export function valueNode(type, value, rows = null) {
     const list = el('dl', { class: 'object' });
     for (const member of type.members || []) {
       if (!(member.name in value)) continue;
-      list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows)));
+      list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows, true)));
     }
     return list;
   }
   if (typeof value === 'object') return document.createTextNode(inlineText(value));
+  if (nested && typeof value === 'boolean') return boolNode(value);
   if (type.format === 'date-time') return el('time', { datetime: value, 'data-format': type.format }, value);
   if (type.format) return el('span', { 'data-format': type.format }, String(value));
   return document.createTextNode(String(value));
 }
 
+/** A boolean inside a value: ✓ or ✗, and its word for screen readers and the tooltip. */
+function boolNode(value) {
+  const word = value ? 'yes' : 'no';
+  return el('span', { class: 'bool', 'data-value': String(value), role: 'img', 'aria-label': word, title: word }, value ? '✓' : '✗');
+}
+
+/** A UUID in a table cell: its first 8 digits, the whole in the tooltip (and for screen readers). */
+function shortIdNode(value) {
+  return el('span', { class: 'short-id', 'data-format': 'uuid', 'data-full': value, title: value, 'aria-label': value },
+    value.slice(0, 8) + '…');
+}
+
+function cellNode(member, value, rows) {
+  if (member.format === 'uuid' && typeof value === 'string' && value.length > 8) return shortIdNode(value);
+  return valueNode(member, value, rows, true);
+}
+
 function rowNode(items, element, rows) {
   const commands = rows ? rows.commands(items) : [];
   const row = el('tr', {}, ...items.members.map((member) =>
-    el('td', { 'data-name': member.name }, member.name in element ? valueNode(member, element[member.name], rows) : '')));
+    el('td', { 'data-name': member.name }, member.name in element ? cellNode(member, element[member.name], rows) : '')));
   if (commands.length) {
     row.append(el('td', { class: 'row-actions' }, ...commands.flatMap((command, i) => {
       const button = el('button', { type: 'button', class: 'row-command', 'data-row-command': command.name }, command.label);
@@ -117,6 +136,7 @@ export class FormView {
     this.commands = new Map();
     this.timers = new Map();  // field -> debounce timer: an edit not yet sent
     this.edits = new Map();   // field -> {value, id}: the last edit sent and not yet answered
+    this.writing = new Set(); // setField promises not yet answered (Enter waits for them)
     this.closed = false;
     // A list of structs gets a button per command that takes its element (todoList's toggle).
     this.rows = {
@@ -134,6 +154,8 @@ export class FormView {
   setState(state, message = '') {
     this.element.dataset.state = state;
     this.notice.textContent = message;
+    // Undo and Redo need the form's live session: not while opening, offline, dead or refused.
+    if (this.undoButton) this.undoButton.disabled = this.redoButton.disabled = state !== 'open';
   }
 
   // Building.
@@ -156,6 +178,7 @@ export class FormView {
     if (schema.commands.length > 0) {
       this.body.append(el('div', { class: 'commands' }, ...schema.commands.map((command) => this.buildCommand(command))));
     }
+    this.body.addEventListener('keydown', (event) => this.enter(event));
     const section = el('section', { class: 'form', 'data-type': schema.type, 'data-state': 'opening' },
       el('header', {}, title, this.meta,
         el('span', { class: 'toolbar' }, this.undoButton, this.redoButton, this.historyNote)),
@@ -215,6 +238,7 @@ export class FormView {
     if (schema.commands.length) {
       this.body.append(el('div', { class: 'commands' }, ...schema.commands.map((command) => this.buildCommand(command))));
     }
+    this.body.addEventListener('keydown', (event) => this.enter(event));
     // In a rows member's list it is a row block (role listitem), in a child member a block.
     return el('div', { class: 'child', 'data-type': schema.type, 'data-state': 'open' }, this.body);
   }
@@ -241,19 +265,76 @@ export class FormView {
   }
 
   buildCommand(command) {
-    const button = el('button', { type: 'button', name: command.name, class: 'command' }, command.label);
+    const primary = !this.parent && command === this.primaryCommand();
+    const button = el('button', { type: 'button', name: command.name, class: 'command' + (primary ? ' primary' : '') }, command.label);
     button.addEventListener('click', () => this.invoke(command.name));
     const cancel = el('button', { type: 'button', 'data-action': 'cancel', 'data-cancel-of': command.name, hidden: true }, 'Cancel');
     cancel.addEventListener('click', () => this.cancel(command.name));
-    let args = null;
-    if (command.args) {
-      const hint = command.args.type === 'object' ? (command.args.typeName || 'object') + ' as name: value, … (or a row\'s button)'
-        : (command.args.typeName || command.args.type);
-      args = el('textarea', { 'data-args-of': command.name, rows: 1, placeholder: 'arguments: ' + hint, spellcheck: 'false' });
-    }
     const result = el('output', { class: 'result', 'data-result-of': command.name });
+    const parts = [button, cancel, result];
+    let args = null;
+    if (command.args && this.hasRowsFor(command.args)) {
+      // Each row of the list has this command's button: no box to type a row into.
+      const note = el('span', { class: 'command-note', id: 'n-' + Math.random().toString(36).slice(2) }, 'on each row');
+      button.setAttribute('aria-describedby', note.id);
+      parts.splice(1, 0, note);
+    } else if (command.args) {
+      const built = this.buildArgsControl(command);
+      args = built.control;
+      parts.unshift(built.label);
+    }
     this.commands.set(command.name, { command, button, cancel, args, result });
-    return el('div', { class: 'command-row' }, ...(args ? [args] : []), button, cancel, result);
+    return el('div', { class: 'command-row' }, ...parts);
+  }
+
+  /** A command's argument box, labelled with what it takes: a line, or lines for a struct. */
+  buildArgsControl(command) {
+    const type = command.args;
+    const struct = type.type === 'object' || type.type === 'dictionary' || type.type === 'array';
+    const control = struct
+      ? el('textarea', { 'data-args-of': command.name, rows: 2, spellcheck: 'false' })
+      : el('input', { type: 'text', 'data-args-of': command.name, size: 10, autocomplete: 'off', spellcheck: 'false',
+        inputmode: type.type === 'integer' ? 'numeric' : type.type === 'number' ? 'decimal' : null });
+    const what = type.typeName || { integer: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false' }[type.type] || type.type;
+    const label = el('label', { class: 'args-control' }, el('span', {}, command.label + ' (' + what + (struct ? ': name: value, …' : '') + ')'), control);
+    return { label, control };
+  }
+
+  /** Whether a list output of this form holds structs of the type `args` (a row then has the button). */
+  hasRowsFor(args) {
+    if (args.type !== 'object' || args.typeName === undefined) return false;
+    const holds = (type) => !!type && (
+      (type.type === 'array' && type.items && type.items.type === 'object' && type.items.typeName === args.typeName)
+      || (type.items && holds(type.items)) || (type.values && holds(type.values))
+      || (type.members || []).some(holds) || (type.cases || []).some((item) => (item.members || []).some(holds)));
+    return this.schema.fields.some((field) => !field.writable && holds(field));
+  }
+
+  /**
+   * The command Enter runs: the first that takes no argument, in the schema's order — on a form
+   * with a one-line field of its own to press Enter in (tabbedApp's own fields are a select).
+   */
+  primaryCommand() {
+    const typed = this.schema.fields.some((field) => field.writable && ['text', 'number', 'list'].includes(controlKind(field)));
+    return typed ? this.schema.commands.find((command) => !command.args) || null : null;
+  }
+
+  /**
+   * Enter in a one-line field runs the form's primary command (in a command's argument box: that
+   * command), once the edits it sends are answered, so that `enabled` is the daemon's word on them.
+   */
+  async enter(event) {
+    const target = event.target;
+    if (event.key !== 'Enter' || event.isComposing || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (target.tagName !== 'INPUT' || target.closest('.child, section.form') !== this.element) return;
+    event.preventDefault();
+    const command = target.dataset.argsOf ? this.commands.get(target.dataset.argsOf).command : this.primaryCommand();
+    if (!command) return;
+    this.flushAll();
+    await Promise.allSettled([...this.writing]);
+    if (this.closed) return;
+    if (this.model.enabled(command.name) && !this.model.running(command.name)) this.invoke(command.name);
+    else this.app.announce(command.label + ' is not available now');
   }
 
   buildArgsPanel() {
@@ -511,6 +592,8 @@ export class FormView {
     const { id, promise } = this.connection.call('setField', { session: this.model.session, field: name, value });
     this.model.beginWrite(id, name, value);
     this.edits.set(name, { value, id });
+    this.writing.add(promise);
+    promise.finally(() => this.writing.delete(promise)).catch(() => {});
     promise.then(() => {
       this.settle(name, id);
       this.draw(this.model.endWrite(id, true));
@@ -538,11 +621,20 @@ export class FormView {
     const params = { session: this.model.session, command: name };
     if (args !== undefined) {
       params.args = args;
+    } else if (entry.command.args && !entry.args) {
+      // Its argument is a row: the row's own button says which.
+      const first = this.element.querySelector('button[data-row-command="' + name + '"]');
+      this.model.outcomes[name] = { ok: false, error: { message: 'Pick a row: each has its own ' + entry.command.label + ' button' } };
+      this.drawCommand(name);
+      this.app.announce(this.model.outcomes[name].error.message);
+      if (first) first.focus();
+      return;
     } else if (entry.args && entry.args.value.trim() !== '') {
       const parsed = typeParse(entry.command.args, entry.args.value);
       if (!parsed.ok) {
         this.model.outcomes[name] = { ok: false, error: { message: 'arguments: ' + parsed.error + ' (not sent)' } };
         this.drawCommand(name);
+        this.app.announce(entry.command.label + ': ' + this.model.outcomes[name].error.message);
         return;
       }
       params.args = parsed.value;
@@ -559,6 +651,7 @@ export class FormView {
     }
     this.model.endInvoke(id, outcome);
     this.drawCommand(name);
+    if (!this.closed) this.app.announce(entry.command.label + ': ' + this.commands.get(name).result.textContent);
   }
 
   cancel(name) {
@@ -669,7 +762,7 @@ export class FormView {
       for (let i = 0; i < op.delete; i++) container.children[op.at].remove();
       const before = container.children[op.at] || null;
       for (const value of op.insert) {
-        const node = items.type === 'object' ? rowNode(items, value, this.rows) : el('li', {}, valueNode(items, value, this.rows));
+        const node = items.type === 'object' ? rowNode(items, value, this.rows) : el('li', {}, valueNode(items, value, this.rows, true));
         container.insertBefore(node, before);
       }
     }

@@ -246,6 +246,25 @@ def control(form: Any, name: str) -> Any:
     return form.find_element("name", name)
 
 
+def set_scheme(page: Page, value: str) -> None:
+    """The browser's prefers-color-scheme: "light" or "dark"."""
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                {"features": [{"name": "prefers-color-scheme", "value": value}]})
+
+
+def screenshot(page: Page, element: Any, name: str) -> None:
+    """An element in light and in dark, as NAME.png and NAME-dark.png in $BINDERY_WEB_SCREENSHOTS
+    (the README's pictures: BINDERY_WEB_SCREENSHOTS=clients/web); nothing when it is unset."""
+    folder = os.environ.get("BINDERY_WEB_SCREENSHOTS")
+    if not folder:
+        return
+    page.driver.execute_script("if (document.activeElement) document.activeElement.blur()")
+    for suffix, value in (("", "light"), ("-dark", "dark")):
+        set_scheme(page, value)
+        element.screenshot(os.path.join(folder, name + suffix + ".png"))
+    set_scheme(page, "light")
+
+
 def wait_for(condition: Callable[[], Any], timeout: float = 10, message: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while True:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any, List
 
-from conftest import Page, control, member
+from conftest import Page, control, member, screenshot
 from test_values import app, appd_bridge, daemon_state  # noqa: F401 (fixtures)
 
 
@@ -75,10 +75,9 @@ def test_tabbed_app_children_rows_and_detail(app: Page) -> None:  # noqa: F811
     app.wait_text(member(detail, "summary"), "Cups: 0")
     control(detail, "increment").click()
     app.wait_text(member(detail, "count"), "1")
-    shot = os.environ.get("BINDERY_WEB_CHILDREN_SCREENSHOT")
-    if shot:  # the README's picture: BINDERY_WEB_CHILDREN_SCREENSHOT=clients/web/children.png
+    if os.environ.get("BINDERY_WEB_SCREENSHOTS"):  # the README's pictures, children.png and children-dark.png
         app.driver.set_window_size(1000, 1300)
-        form.screenshot(shot)
+        screenshot(app, form, "children")
 
     # Removing row 2 detaches its session: its block goes.
     removed = second.get_attribute("data-session")

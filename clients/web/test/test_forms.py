@@ -2,7 +2,6 @@
 real clock, by typing and clicking: the pinned hooks (`name`, `data-member`) find everything."""
 from __future__ import annotations
 
-import os
 import re
 import time
 from typing import Any
@@ -76,10 +75,6 @@ def test_login_is_busy_for_its_second_and_a_half_then_shows_the_user(page: Page)
     user = member(form, "loggedInUser")
     assert "Lovelace" in user.text and "123adasdsadasdasdasdd" in user.text
     assert member(form, "userLoadingInProgress").text == "false"
-    shot = os.environ.get("BINDERY_WEB_SCREENSHOT")
-    if shot:  # the README's picture: BINDERY_WEB_SCREENSHOT=clients/web/login.png
-        page.driver.execute_script("document.activeElement.blur()")
-        form.screenshot(shot)
 
 
 def test_a_failed_login_shows_its_error_beside_the_button(page: Page) -> None:

@@ -38,9 +38,13 @@ def test_a_dead_daemon_is_said_and_a_reconnect_brings_the_form_back(
     form = page.form("email", state="dead")
     assert "no longer live" in form.text
     assert not control(form, "email").is_enabled()
+    history = form.find_elements("css selector", "button[data-action='undo'], button[data-action='redo']")
+    assert [button.is_enabled() for button in history] == [False, False]  # no session to undo in
     page.driver.find_element("id", "reconnect").click()
     page.wait_live()
     form = page.form("email")
+    history = form.find_elements("css selector", "button[data-action='undo'], button[data-action='redo']")
+    assert [button.is_enabled() for button in history] == [True, True]
     assert control(form, "email").get_attribute("value") == "ada@example.com"
     assert member(form, "isValid").text == "true"
     second = int(pids.read_text().split()[-1])

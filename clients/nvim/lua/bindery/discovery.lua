@@ -25,13 +25,18 @@ local function hint(program)
 end
 
 -- The absolute path of program, which `source` named, or nil and why: a name
--- without a / is looked up on $PATH. Checked here, as a program that cannot
--- run would only show as a failed spawn.
+-- without a / is looked up on $PATH, then in ~/.local/bin (where
+-- ./scripts/install puts Bindery's programs, often not yet on a new user's
+-- PATH). Checked here, as a program that cannot run would only show as a
+-- failed spawn.
 function M.program(program, source)
   if not program:find('/', 1, true) then
     local found = vim.fn.exepath(program)
     if found ~= '' then return found end
-    return nil, ('%s: no program %s on $PATH%s'):format(source, vim.fn.string(program), hint(program))
+    local installed = (vim.env.HOME or '') .. '/.local/bin/' .. program
+    if vim.fn.executable(installed) == 1 then return installed end
+    return nil, ('%s: no program %s on $PATH or in ~/.local/bin%s'):format(
+      source, vim.fn.string(program), hint(program))
   end
   local path = vim.fn.fnamemodify(program, ':p'):gsub('(.)/$', '%1')
   local stat = uv.fs_stat(path)

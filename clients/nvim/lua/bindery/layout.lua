@@ -196,14 +196,45 @@ members = function(root, form, blocks, indent, in_row)
   end
 end
 
+-- The width a status line may take: the narrowest window showing the form
+-- (less its number and sign columns), else the editor's, less one for the
+-- cursor; never under 20. (Read from the windows; no buffer is touched.)
+local function status_width(form)
+  local width
+  for _, info in ipairs(form.buf and vim.fn.getwininfo() or {}) do
+    if info.bufnr == form.buf then
+      local text = info.width - (info.textoff or 0)
+      width = width and math.min(width, text) or text
+    end
+  end
+  return math.max((width or vim.o.columns) - 1, 20)
+end
+
+-- "!! text" as lines no wider than width, broken between words (a word
+-- longer than a line has a line of its own), the next lines indented under
+-- the text: a long build error keeps its message and location readable
+-- with 'nowrap', and is not cut mid-word with 'wrap'.
+function M.status_lines(text, width)
+  local lines, line = {}, '!!'
+  for word in text:gmatch('%S+') do
+    if #line > 3 and vim.fn.strdisplaywidth(line .. ' ' .. word) > width then
+      lines[#lines + 1] = line
+      line = '  '
+    end
+    line = line .. ' ' .. word
+  end
+  lines[#lines + 1] = line
+  return lines
+end
+
 -- The blocks, in buffer order; each has key and lines (and what it shows).
 function M.build(form)
   local blocks = { { key = 'title', lines = { M.title(form) }, title = true } }
   if form.dead then
-    blocks[#blocks + 1] = { key = 'status', lines = { '!! ' .. form.dead }, status = true }
+    blocks[#blocks + 1] = { key = 'status', lines = M.status_lines(form.dead, status_width(form)), status = true }
   end
   if form.build_error and not form.dead then -- bindery-dev: the build failed (devloop.lua)
-    blocks[#blocks + 1] = { key = 'build', lines = { '!! ' .. form.build_error }, status = true }
+    blocks[#blocks + 1] = { key = 'build', lines = M.status_lines(form.build_error, status_width(form)), status = true }
   end
   members(form, form, blocks, '')
   return blocks

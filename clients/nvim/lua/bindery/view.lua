@@ -245,7 +245,7 @@ function M.decorate(form)
     if block.title then
       paint(form, block.lines[1], row, 0, nil, 'BinderyTitle')
     elseif block.status then
-      paint(form, block.lines[1], row, 0, nil, 'BinderyDead')
+      for i, line in ipairs(block.lines) do paint(form, line, row + i - 1, 0, nil, 'BinderyDead') end
     elseif block.heading then
       paint(form, block.lines[1], row, 0, nil, 'BinderyLabel')
     elseif block.row then

@@ -12,6 +12,12 @@ local function read(path)
   return text
 end
 
+-- The form's text with its status lines joined (a long one is broken between
+-- words, the next lines indented by three spaces).
+local function joined()
+  return (T.text():gsub('\n   ', ' '))
+end
+
 -- Saves as an editor does: a temporary written whole, renamed over the file.
 local function save(path, text)
   local temporary = path .. '.tmp~'
@@ -69,7 +75,7 @@ T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a synta
     T.eq(model, vim.fn.fnamemodify(vim.fn.bufname(first.bufnr), ':p'), 'quickfix file')
     T.eq(broken_row, first.lnum, 'quickfix line')
     T.eq('E', first.type, 'quickfix type')
-    T.wait(function() return T.text():find('!! build failed: GreetingViewModel.swift:' .. broken_row .. ': ', 1, true) end,
+    T.wait(function() return joined():find('!! build failed: GreetingViewModel.swift:' .. broken_row .. ': ', 1, true) end,
       'the form to say the build failed')
 
     -- Fixed: the line and the quickfix entries go.
@@ -85,7 +91,7 @@ T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a synta
     local devloop = require('bindery.devloop')
     local conn = require('bindery.daemon').conn
     devloop.notification(conn, 'daemon/exited', { code = 134, message = 'the daemon exited with code 134: Fatal error: boom' })
-    T.truthy(T.text():find('!! the daemon exited; save a source to restart it: the daemon exited with code 134: Fatal error: boom', 1, true),
+    T.truthy(joined():find('!! the daemon exited; save a source to restart it: the daemon exited with code 134: Fatal error: boom', 1, true),
       'the form says the daemon exited')
     T.eq('the daemon exited with code 134: Fatal error: boom', vim.fn.getqflist()[1].text, 'quickfix entry')
     devloop.notification(conn, 'daemon/reloaded', { buildMs = 1, restartMs = 1, migrateMs = 0, types = {} })

@@ -10,14 +10,18 @@ local ARGS = "a list of strings, like ['--deterministic'], or one string of argu
 local DEBOUNCE = 'a number of milliseconds, like 150'
 local TRACE = 'v:true or v:false (or 1 or 0)'
 
--- Runs fn(home) with $HOME a new directory holding an executable `binderyd`
--- and a file that is not executable, `plain`; $HOME is put back after.
+-- Runs fn(home) with $HOME a new directory holding an executable `binderyd`,
+-- a file that is not executable, `plain`, and `.local/bin/bindery-installed`;
+-- $HOME is put back after.
 local function with_home(fn)
   local home = vim.fn.tempname()
   vim.fn.mkdir(home, 'p')
   vim.fn.writefile({ '#!/bin/sh', 'exit 0' }, home .. '/binderyd')
   vim.fn.setfperm(home .. '/binderyd', 'rwxr-xr-x')
   vim.fn.writefile({ 'not a program' }, home .. '/plain')
+  vim.fn.mkdir(home .. '/.local/bin', 'p')
+  vim.fn.writefile({ '#!/bin/sh', 'exit 0' }, home .. '/.local/bin/bindery-installed')
+  vim.fn.setfperm(home .. '/.local/bin/bindery-installed', 'rwxr-xr-x')
   local saved = vim.env.HOME
   vim.env.HOME = home
   local ok, err = pcall(fn, home)
@@ -43,6 +47,8 @@ T.test('settings: g:bindery_cmd is a program (a string) or a list of it and its 
       { program, { program } },
       { '~/binderyd', { program } },
       { 'sh', { sh } }, -- a name: looked up on $PATH
+      -- then in ~/.local/bin, where ./scripts/install puts it (often not on a new user's PATH)
+      { { 'bindery-installed', '--remote', 'auto' }, { home .. '/.local/bin/bindery-installed', '--remote', 'auto' } },
       { { program, '--seed', 2 }, { program, '--seed', '2' } },
       { { '~/binderyd', '--state', '~/s' }, { program, '--state', home .. '/s' } },
     }) do
@@ -69,7 +75,7 @@ T.test('settings: g:bindery_cmd is a program (a string) or a list of it and its 
       { home .. '/plain', 'g:bindery_cmd: ' .. home .. '/plain is not executable' },
       { home, 'g:bindery_cmd: ' .. home .. ' is a directory, not a program' },
       { { '/nonexistent/binderyd', '--deterministic' }, 'g:bindery_cmd: /nonexistent/binderyd does not exist' },
-      { 'binderyd --deterministic', "g:bindery_cmd: no program 'binderyd --deterministic' on $PATH;"
+      { 'binderyd --deterministic', "g:bindery_cmd: no program 'binderyd --deterministic' on $PATH or in ~/.local/bin;"
         .. " a program with arguments is a list, like ['binderyd', '--deterministic']" },
     }) do
       vim.g.bindery_cmd = case[1]
