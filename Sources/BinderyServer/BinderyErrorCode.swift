@@ -91,7 +91,11 @@ extension RPCError {
             message = error.message
             if let detail = error.detail { data.append("detail", detail) }
         } else {
-            message = String(describing: error)
+            message = ErrorMessage.of(error)
+            let details = ErrorMessage.details(of: error)
+            if !details.isEmpty {
+                data.append("detail", .object(JSONObject(details.map { (key: $0.name, value: JSONValue.string($0.text)) })))
+            }
         }
         return RPCError(.commandFailed, "Command \"\(command)\" of \(session.type.name) failed: \(message)",
                         data: .object(data))

@@ -85,12 +85,13 @@ public final class TestSession<Model: ViewModel> {
     // MARK: Steps
 
     /// Writes a field as `setField` does, and asserts what it changed.
-    public func set<Value: BinderyValue>(_ field: String, _ value: Value, sourceLocation: SourceLocation = #_sourceLocation,
-                                         assert expected: (inout JSONObject) -> Void = { _ in }) throws {
+    public func set<Value>(_ field: String, _ value: Value, sourceLocation: SourceLocation = #_sourceLocation,
+                           assert expected: (inout JSONObject) -> Void = { _ in }) throws {
+        let json = WireForm.json(value)
         try step("set \(field)", sourceLocation, expected) {
-            try session.setField(field, to: value.jsonValue)
+            try session.setField(field, to: json)
             // The client holds what it wrote (no echo); a change set may then say otherwise.
-            if state[field] != nil { state[field] = value.jsonValue }
+            if state[field] != nil { state[field] = json }
         }
     }
 

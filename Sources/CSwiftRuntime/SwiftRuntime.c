@@ -6,8 +6,9 @@ extern const void *swift_getTypeByMangledNameInContext(const char *typeNameStart
                                                        const void *context, const void *const *genericArgs)
     __attribute__((swiftcall));
 
-const void *bindery_type_by_mangled_name(const char *name, size_t length, const void *context) {
-    return swift_getTypeByMangledNameInContext(name, length, context, NULL);
+const void *bindery_type_by_mangled_name(const char *name, size_t length, const void *context,
+                                         const void *const *generic_arguments) {
+    return swift_getTypeByMangledNameInContext(name, length, context, generic_arguments);
 }
 
 typedef void (*bindery_enqueue_original)(void *job) __attribute__((swiftcall));

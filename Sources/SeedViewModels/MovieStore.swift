@@ -1,7 +1,7 @@
 import Bindery
 
 /// Seed 004, MVVM in SwiftUI: a movie and its rating.
-public struct Movie: Codable, Equatable, Sendable, BinderyCodable {
+public struct Movie: Codable, Equatable, Sendable {
     public let id: String
     public var fullTitle: String
     public var givenRating: Rating
@@ -12,7 +12,7 @@ public struct Movie: Codable, Equatable, Sendable, BinderyCodable {
         self.givenRating = givenRating
     }
 
-    public enum Rating: String, CaseIterable, Codable, Sendable, BinderyEnum {
+    public enum Rating: String, CaseIterable, Codable, Sendable {
         case notSeen, terrible, poor, decent, good, excellent
     }
 }

@@ -53,7 +53,7 @@ public struct PostalAddress: Equatable, Sendable {
 }
 
 /// One item in the package; `Codable` so that the `contents` output can carry it.
-public struct PackageContent: Codable, Equatable, Sendable, BinderyCodable {
+public struct PackageContent: Codable, Equatable, Sendable {
     public let title: String
     public let weight: Int
 }

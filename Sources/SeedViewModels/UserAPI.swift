@@ -1,7 +1,7 @@
 import Bindery
 
 /// A logged-in user, as the seed's `JKUser`.
-public struct User: Codable, Equatable, Sendable, BinderyCodable {
+public struct User: Codable, Equatable, Sendable {
     public var firstName: String
     public var lastName: String
     public var authToken: String

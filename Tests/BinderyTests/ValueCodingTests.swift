@@ -1,16 +1,16 @@
 import Testing
 @testable import Bindery
 
-enum Rating: String, CaseIterable, BinderyEnum { case notSeen, terrible, good }
+enum Rating: String, CaseIterable { case notSeen, terrible, good }
 
-struct User: Codable, Equatable, BinderyCodable {
+struct User: Codable, Equatable {
     var firstName: String
     var authToken: String?
 }
 
 /// A struct with one member of each kind the schema probe must find, itself among them.
-struct Shelf: Codable, BinderyCodable {
-    enum Grade: String, Codable, CaseIterable, BinderyEnum { case notSeen, terrible, good }
+struct Shelf: Codable {
+    enum Grade: String, Codable, CaseIterable { case notSeen, terrible, good }
     var label = ""
     var count: Int32 = 0
     var ratings: [Grade] = []
@@ -60,29 +60,29 @@ struct Shelf: Codable, BinderyCodable {
         #expect(error?.description == "expected integer, found string (at index 1)")
     }
 
-    @Test func enumsUseRawValuesAndListTheirCases() throws {
-        #expect(try Rating(jsonValue: "good") == .good)
-        #expect(Rating.terrible.jsonValue == "terrible")
-        #expect(Rating.valueType == .enumeration(["notSeen", "terrible", "good"]))
-        let error = #expect(throws: ValueError.self) { try Rating(jsonValue: "great") }
+    @MainActor @Test func enumsUseRawValuesAndListTheirCases() throws {
+        #expect(try decoded("good", as: Rating.self) == .good)
+        #expect(coded(Rating.terrible) == "terrible")
+        #expect(valueType(of: Rating.self) == .enumeration(["notSeen", "terrible", "good"]))
+        let error = #expect(throws: ValueError.self) { try decoded("great", as: Rating.self) }
         #expect(error?.description == "expected one of \"notSeen\", \"terrible\", \"good\", found \"great\"")
     }
 
-    @Test func codableStructsTravelAsObjects() throws {
+    @MainActor @Test func codableStructsTravelAsObjects() throws {
         let user = User(firstName: "Ada", authToken: nil)
-        #expect(user.jsonValue == ["firstName": "Ada"])
-        #expect(try User(jsonValue: ["firstName": "Ada", "authToken": "t"]) == User(firstName: "Ada", authToken: "t"))
-        let error = #expect(throws: ValueError.self) { try User(jsonValue: ["firstName": 1]) }
+        #expect(coded(user) == ["firstName": "Ada"])
+        #expect(try decoded(["firstName": "Ada", "authToken": "t"], as: User.self) == User(firstName: "Ada", authToken: "t"))
+        let error = #expect(throws: ValueError.self) { try decoded(["firstName": 1], as: User.self) }
         #expect(error?.description.contains("firstName") == true)
     }
 
-    @Test func schemasDescribeTypesForAGenericForm() {
+    @MainActor @Test func schemasDescribeTypesForAGenericForm() {
         #expect(String?.valueType.schema == ["type": "string", "nullable": true])
-        #expect([Rating].valueType.schema == [
+        #expect(valueType(of: [Rating].self).schema == [
             "type": "array", "items": ["type": "enum", "cases": ["notSeen", "terrible", "good"], "nullable": false],
             "nullable": false,
         ])
-        #expect(User.valueType.schema == [
+        #expect(valueType(of: User.self).schema == [
             "type": "object", "typeName": "User",
             "members": [
                 ["name": "firstName", "type": "string", "nullable": false, "optional": false],
@@ -92,14 +92,14 @@ struct Shelf: Codable, BinderyCodable {
         ])
     }
 
-    @Test func objectMembersAreFoundByProbingTheirDecoder() {
-        let members = Shelf.valueType
+    @MainActor @Test func objectMembersAreFoundByProbingTheirDecoder() {
+        let members = valueType(of: Shelf.self)
         guard case .object("Shelf", let list) = members else { Issue.record("\(members)"); return }
         #expect(list.map(\.name) == ["label", "count", "ratings", "owner", "size", "next"])
         #expect(list.map(\.isOptional) == [false, false, false, true, false, true])
         #expect(list[1].type == .integer)  // an Int32: any fixed-width integer
         #expect(list[2].type == .array(.enumeration(["notSeen", "terrible", "good"])))
-        #expect(list[3].type == User.valueType)
+        #expect(list[3].type == valueType(of: User.self))
         #expect(list[4].type == .number)  // a Float
         // Shelf contains itself: inside itself it is named, not probed again.
         #expect(list[5].type == .array(.object("Shelf", [])))
@@ -116,4 +116,13 @@ struct Shelf: Codable, BinderyCodable {
     func asciiLabelsMatchTheUnicodeRule(name: String) {
         #expect(defaultLabel(for: name) == unicodeLabel(for: name))
     }
+}
+
+/// A value as the daemon writes it, its type found at run time (as for any type an exposure names).
+@MainActor func coded(_ value: Any) -> JSONValue { DynamicCoders.coder(for: type(of: value)).encode(value) }
+
+@MainActor func valueType(of type: Any.Type) -> ValueType { DynamicCoders.coder(for: type).valueType }
+
+@MainActor func decoded<T>(_ json: JSONValue, as type: T.Type) throws(ValueError) -> T {
+    try DynamicCoders.coder(for: T.self).decode(json) as! T
 }

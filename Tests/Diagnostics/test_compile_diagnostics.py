@@ -52,3 +52,21 @@ def test_the_same_file_with_its_mistakes_fixed_compiles():
              .replace("var total: Int { 3 }", "var total: Int { 3 }\n    var hasName: Bool { !name.isEmpty }"))
     done = typecheck(fixed)
     assert done.returncode == 0, done.stderr
+
+
+OLD_OPT_INS = """import Bindery
+
+// Written as an earlier README taught: both conformances are no longer needed.
+enum Rating: String, CaseIterable, BinderyEnum { case notSeen, terrible, good }
+struct User: Codable, BinderyCodable { var firstName: String }
+enum Shade: BinderyEnum { case light, dark }
+struct Note: BinderyCodable { var text: String }
+"""
+
+
+def test_the_old_opt_ins_compile_with_a_warning_that_they_are_no_longer_needed():
+    done = typecheck(OLD_OPT_INS)
+    assert done.returncode == 0, done.stderr
+    warnings = re.findall(r"BadExposure\.swift:(\d+):\d+: warning: (.*)$", done.stderr, re.M)
+    assert sorted({int(line) for line, _ in warnings}) == [4, 5, 6, 7], done.stderr
+    assert all("no longer needed" in message for _, message in warnings), warnings

@@ -50,6 +50,16 @@ public final class Dependencies {
     public var random: RandomSource { self[RandomKey.self] }
     /// Ids for new model objects: random UUIDs, or "1", "2", ... when deterministic.
     public var ids: IDSource { self[IDKey.self] }
+
+    /// The daemon's dependencies while a command runs — its closure, what it calls, and the tasks it
+    /// starts — so an exposure can hand a command a service the view model does not keep:
+    ///
+    /// ```swift
+    /// Command("sync") { model in await model.sync(with: Dependencies.current![SyncServiceKey.self]) }
+    /// ```
+    ///
+    /// Nil outside a command (use `context.dependencies` in a registration's factory).
+    @TaskLocal public static var current: Dependencies?
 }
 
 /// The clock; see ``Dependencies/clock``.

@@ -21,9 +21,17 @@ extension Session {
     ) throws(SessionError) -> Task<Void, Never>? {
         // Arguments of a type that cannot be decoded are matched against the model's values; they
         // are read before the command's first suspension, so within this scope.
-        try type.matchingValues(of: model) { () throws(SessionError) in
-            try startInvoke(name, arguments: arguments, completion: completion)
+        // The daemon's dependencies, for the command's body and the tasks it starts (Dependencies.current).
+        let started = Dependencies.$current.withValue(table?.dependencies) { () -> Result<Task<Void, Never>?, SessionError> in
+            do throws(SessionError) {
+                return .success(try type.matchingValues(of: model) { () throws(SessionError) in
+                    try startInvoke(name, arguments: arguments, completion: completion)
+                })
+            } catch {
+                return .failure(error)
+            }
         }
+        return try started.get()
     }
 
     private func startInvoke(

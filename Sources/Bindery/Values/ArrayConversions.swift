@@ -28,16 +28,18 @@ enum ArrayConversions {
     private static let last = Mutex<[ObjectIdentifier: Entry]>([:])
     private static let referenceFree = Mutex<[ObjectIdentifier: Bool]>([:])
 
-    static func json<Element: BinderyValue>(for array: [Element]) -> JSONValue {
+    /// `array` as JSON, each element by `encode` (its `BinderyValue` form, or its dynamic coder's:
+    /// the same for one element type either way).
+    static func json<Element>(for array: [Element], encode: (Element) -> JSONValue) -> JSONValue {
         let sharedKey = SharedKey(type: ObjectIdentifier(Element.self), identity: identity(array))
         if let json = shared.withLock({ $0?[sharedKey]?.json }) { return .array(json) }
-        let json = convert(array)
+        let json = convert(array, encode: encode)
         shared.withLock { $0?[sharedKey] = Entry(source: array, json: json) }
         return .array(json)
     }
 
-    private static func convert<Element: BinderyValue>(_ array: [Element]) -> [JSONValue] {
-        guard isReferenceFree(Element.self) else { return array.map(\.jsonValue) }
+    private static func convert<Element>(_ array: [Element], encode: (Element) -> JSONValue) -> [JSONValue] {
+        guard isReferenceFree(Element.self) else { return array.map(encode) }
         let type = ObjectIdentifier(Element.self)
         let previous = last.withLock { $0[type] }
         let old = previous?.source as? [Element]
@@ -47,9 +49,9 @@ enum ArrayConversions {
             // store share its JSON (so later changes release one copy, not one per session).
             json = previous.json
         } else if let previous, let old, array.count >= minimumCount {
-            json = convert(array, reusing: old, previous.json)
+            json = convert(array, reusing: old, previous.json, encode: encode)
         } else {
-            json = array.map(\.jsonValue)
+            json = array.map(encode)
         }
         last.withLock { $0[type] = Entry(source: array, json: json) }
         return json
@@ -77,7 +79,8 @@ enum ArrayConversions {
     }
 
     /// `new` as JSON, taking the common prefix and suffix with `old` from `oldJSON`.
-    private static func convert<Element: BinderyValue>(_ new: [Element], reusing old: [Element], _ oldJSON: [JSONValue]) -> [JSONValue] {
+    private static func convert<Element>(_ new: [Element], reusing old: [Element], _ oldJSON: [JSONValue],
+                                         encode: (Element) -> JSONValue) -> [JSONValue] {
         // The same array again (every session reading one store's list): nothing to compare.
         if new.count == old.count, new.withUnsafeBufferPointer({ $0.baseAddress }) == old.withUnsafeBufferPointer({ $0.baseAddress }) {
             return oldJSON
@@ -87,7 +90,7 @@ enum ArrayConversions {
         var json: [JSONValue] = []
         json.reserveCapacity(new.count)
         json.append(contentsOf: oldJSON[..<prefix])
-        for element in new[prefix..<(new.count - suffix)] { json.append(element.jsonValue) }
+        for element in new[prefix..<(new.count - suffix)] { json.append(encode(element)) }
         json.append(contentsOf: oldJSON[(old.count - suffix)...])
         derivations.withLock { $0 = Derivation(old: identity(oldJSON), new: identity(json), prefix: prefix, suffix: suffix) }
         return json

@@ -1,32 +1,8 @@
-/// A `Codable` type sent as a JSON object: declare the conformance and the coding is derived.
+/// No longer needed: Bindery codes every `Codable` type by itself, by its `Codable` form, and every
+/// other struct by its stored properties.
 ///
-/// ```swift
-/// struct User: Codable, BinderyCodable { var firstName: String; var authToken: String }
-/// ```
-/// Optional members that are nil are left out of the object.
-public protocol BinderyCodable: BinderyValue, Codable {}
-
-extension BinderyCodable {
-    /// An object with the members the type's `init(from:)` decodes (see `SchemaProbe`).
-    public static var valueType: ValueType { .object(_typeName(Self.self, qualified: false), SchemaProbe.members(of: Self.self)) }
-
-    public var jsonValue: JSONValue {
-        do {
-            return try JSONValueEncoder().encode(self)
-        } catch {
-            // Only a value with no JSON form fails here (a non-finite float, or a hand-written
-            // `encode(to:)` that misuses its containers); null is the honest rendering.
-            return .null
-        }
-    }
-
-    public init(jsonValue: JSONValue) throws(ValueError) {
-        do {
-            self = try JSONValueDecoder().decode(Self.self, from: jsonValue)
-        } catch {
-            let reason = (error as? DecodingError)?.summary ?? "\(error)"
-            guard case .object = jsonValue else { throw ValueError(expected: "object", found: jsonValue.typeName, reason: reason) }
-            throw ValueError(expected: "object", found: "an object that does not fit", reason: reason)
-        }
-    }
-}
+/// Kept so that code written for an earlier Bindery (`struct User: Codable, BinderyCodable`) still
+/// compiles, with a warning that says to remove the conformance; it requires nothing (not even
+/// `Codable`), so it can no longer fail to synthesize anything.
+@available(*, deprecated, message: "no longer needed: Bindery codes every Codable type by itself; remove the BinderyCodable conformance")
+public protocol BinderyCodable {}

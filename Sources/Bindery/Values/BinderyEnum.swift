@@ -1,18 +1,8 @@
-/// A string-backed enum a client sets and reads by raw value; the schema lists its cases.
+/// No longer needed: Bindery codes every enum by itself — a string (its `String` raw value, else
+/// its case name), its cases in the schema — with or without raw values or `CaseIterable`.
 ///
-/// ```swift
-/// enum Rating: String, CaseIterable, BinderyEnum { case notSeen, terrible, good }
-/// ```
-public protocol BinderyEnum: BinderyValue, CaseIterable, RawRepresentable where RawValue == String {}
-
-extension BinderyEnum {
-    public static var valueType: ValueType { .enumeration(allCases.map(\.rawValue)) }
-    public var jsonValue: JSONValue { .string(rawValue) }
-    public init(jsonValue: JSONValue) throws(ValueError) {
-        guard case .string(let raw) = jsonValue else { throw ValueError(expected: Self.valueType, found: jsonValue) }
-        guard let value = Self(rawValue: raw) else {
-            throw ValueError(expected: Self.valueType.description, found: "\"\(raw)\"")
-        }
-        self = value
-    }
-}
+/// Kept so that code written for an earlier Bindery (`enum Rating: String, CaseIterable,
+/// BinderyEnum`) still compiles, with a warning that says to remove the conformance; it requires
+/// nothing, so it can no longer fail to synthesize anything.
+@available(*, deprecated, message: "no longer needed: Bindery codes every enum by itself; remove the BinderyEnum conformance")
+public protocol BinderyEnum {}

@@ -92,7 +92,7 @@ extension Array: BinderyValue where Element: BinderyValue {
     public var jsonValue: JSONValue {
         // Once for every session that reads the same array in one collection of changes, and a
         // long list incrementally (see ArrayConversions).
-        isEmpty ? .array([]) : ArrayConversions.json(for: self)
+        isEmpty ? .array([]) : ArrayConversions.json(for: self) { $0.jsonValue }
     }
     public init(jsonValue: JSONValue) throws(ValueError) {
         guard case .array(let elements) = jsonValue else { throw ValueError(expected: Self.valueType, found: jsonValue) }

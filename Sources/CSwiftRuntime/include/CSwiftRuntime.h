@@ -4,8 +4,11 @@
 #include <stddef.h>
 
 /// The type a mangled name in a type's reflection records stands for, as the Swift runtime resolves
-/// it (symbolic references included): what `Mirror` itself uses. NULL when it cannot be resolved.
-const void *bindery_type_by_mangled_name(const char *name, size_t length, const void *context);
+/// it (symbolic references included): what `Mirror` itself uses. A generic type's records name its
+/// parameters: `generic_arguments` are the arguments of the instance (NULL for a type that is not
+/// generic). NULL when it cannot be resolved.
+const void *bindery_type_by_mangled_name(const char *name, size_t length, const void *context,
+                                         const void *const *generic_arguments);
 
 /// Sends every job the Swift runtime would give its global (concurrent) executor to the main
 /// executor instead (on != 0), or stops doing so: the runtime's documented hook, which TCA's tests

@@ -61,7 +61,15 @@ extension Array: ArrayValue {
         let inner = DynamicCoders.coder(for: Element.self)
         coder.problem = inner.problem
         coder.valueType = .array(inner.valueType)
-        coder.encodeBody = { value in .array((value as! [Element]).map { inner.encode($0) }) }
+        // Incrementally, as a `BinderyValue` array is: a long list's unchanged elements keep their
+        // JSON. Not rows that are (or hold) view models: encoding one attaches its child session
+        // to the session reading it, which a JSON kept from another read would skip.
+        coder.encodeBody = { value in
+            let array = value as! [Element]
+            if array.isEmpty { return .array([]) }
+            if inner.valueType.containsViewModel { return .array(array.map { inner.encode($0) }) }
+            return ArrayConversions.json(for: array) { inner.encode($0) }
+        }
         if inner.canDecode {
             coder.decodeBody = { json throws(ValueError) in
                 try SequenceCoding.decodeElements(json, as: coder.valueType, inner) { $0 as! Element } as [Element]

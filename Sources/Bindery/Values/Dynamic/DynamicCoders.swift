@@ -11,8 +11,9 @@
 ///    integers; a `SetAlgebra` sequence (`Set`, `IndexSet`): a sorted array without duplicates;
 ///    any other sequence: an array (a sequence of pairs from an ordered dictionary included);
 /// 6. an enum with associated values: `{"case": name, ...payload members}`;
-/// 7. a struct (or a range: its bounds): an object of its stored properties — by its `Codable` form
-///    when it has one; a `Codable` class likewise;
+/// 7. a `RawRepresentable` struct (an `OptionSet`): its raw value, read with `init(rawValue:)`; any
+///    other struct (or a range: its bounds): an object of its stored properties — by its `Codable`
+///    form when it has one; a `Codable` class likewise;
 /// 8. a tuple: an object when labelled, else an array (read-only); a view model: a child (see
 ///    `ChildSessions`);
 /// 9. anything else (a class that is neither `Codable` nor a view model, a function) cannot be shown.
@@ -50,6 +51,7 @@ enum DynamicCoders {
         if type is any RangeExpression.Type { return StructCoding.describe(type, into: coder, byStoredProperties: true) }
         if let sequence = type as? any Sequence.Type { return SequenceCoding.describe(sequence, into: coder) }
         if let child = type as? any ViewModel.Type { return describeChild(child, into: coder) }
+        if kind == .struct, let raw = type as? any RawRepresentable.Type { return RawValueCoding.describe(raw, into: coder) }
         switch kind {
         case .enum: EnumCoding.describeUnion(type, into: coder)
         case .struct: StructCoding.describe(type, into: coder)

@@ -103,15 +103,7 @@ func encodeDynamic(_ value: Any) -> JSONValue {
 enum ErrorCoding {
     static func describe(_ type: Any.Type, into coder: DynamicCoder) {
         coder.valueType = .formatted(.string, format: "error")
-        coder.encodeBody = { value in .string(message(value as! any Error)) }
-    }
-
-    /// A `LocalizedError`'s description, else what the error says of itself.
-    static func message(_ error: any Error) -> String {
-        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
-            return description
-        }
-        return String(describing: error)
+        coder.encodeBody = { value in .string(ErrorMessage.of(value as! any Error)) }
     }
 }
 

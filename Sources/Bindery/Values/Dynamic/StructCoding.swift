@@ -7,7 +7,8 @@ enum StructCoding {
     static func describe(_ type: Any.Type, into coder: DynamicCoder, byStoredProperties: Bool = false) {
         let decodable = byStoredProperties ? nil : type as? any Decodable.Type
         if let decodable {
-            coder.valueType = .object(coder.typeName, SchemaProbe.members(of: decodable))
+            let stored = TypeMetadata.storedProperties(of: type)?.map(\.name)
+            coder.valueType = shape(of: decodable, typeName: coder.typeName, storedPropertyNames: stored)
             coder.decodeBody = CodableCoding.decoder(decodable, expected: coder.valueType)
         } else {
             let properties = TypeMetadata.storedProperties(of: type) ?? []
@@ -21,6 +22,14 @@ enum StructCoding {
         } else {
             coder.encodeBody = { value in encodeStoredProperties(value) }
         }
+    }
+
+    private static func shape(of type: any Decodable.Type, typeName: String, storedPropertyNames: [String]?) -> ValueType {
+        opening(type, typeName: typeName, storedPropertyNames: storedPropertyNames)
+    }
+
+    private static func opening<T: Decodable>(_ type: T.Type, typeName: String, storedPropertyNames: [String]?) -> ValueType {
+        SchemaProbe.shape(of: T.self, typeName: typeName, storedPropertyNames: storedPropertyNames)
     }
 
     private static func encodeStoredProperties(_ value: Any) -> JSONValue {

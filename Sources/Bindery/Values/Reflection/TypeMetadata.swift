@@ -53,7 +53,9 @@ enum TypeMetadata {
             guard let namePointer = relative(record + 8) else { return nil }
             let name = String(cString: namePointer.assumingMemoryBound(to: CChar.self))
             if let mangled = relative(record + 4), mangled.load(as: UInt8.self) != 0 {
-                let payload = isGeneric ? nil : resolve(mangled, in: descriptor)
+                // A generic enum's payload names its parameters: resolved with this instance's
+                // arguments (`LoadState<[Film]>.loaded` is a `[Film]`).
+                let payload = resolve(mangled, in: descriptor, arguments: isGeneric ? genericArguments(of: type) : nil)
                 cases.append(EnumCase(name: name, hasPayload: true, payloadType: payload))
             } else {
                 cases.append(EnumCase(name: name, hasPayload: false, payloadType: nil))
@@ -129,6 +131,12 @@ enum TypeMetadata {
         metadata(type).load(fromByteOffset: 8, as: UnsafeRawPointer.self)
     }
 
+    /// A generic struct's or enum's arguments: in its metadata right after the kind and the
+    /// descriptor (value types' generic argument offset is two words).
+    private static func genericArguments(of type: Any.Type) -> UnsafePointer<UnsafeRawPointer?> {
+        (metadata(type) + 16).assumingMemoryBound(to: UnsafeRawPointer?.self)
+    }
+
     /// Follows a 32-bit relative pointer stored at `pointer`; nil when it is null.
     private static func relative(_ pointer: UnsafeRawPointer) -> UnsafeRawPointer? {
         let offset = pointer.load(as: Int32.self)
@@ -136,9 +144,11 @@ enum TypeMetadata {
     }
 
     /// The type a mangled name in a field record stands for, resolved as the runtime does.
-    private static func resolve(_ mangled: UnsafeRawPointer, in descriptor: UnsafeRawPointer) -> Any.Type? {
+    private static func resolve(_ mangled: UnsafeRawPointer, in descriptor: UnsafeRawPointer,
+                                arguments: UnsafePointer<UnsafeRawPointer?>? = nil) -> Any.Type? {
         let length = mangledNameLength(mangled)
-        guard let metadata = bindery_type_by_mangled_name(mangled.assumingMemoryBound(to: CChar.self), length, descriptor) else {
+        guard let metadata = bindery_type_by_mangled_name(mangled.assumingMemoryBound(to: CChar.self), length, descriptor,
+                                                          arguments) else {
             return nil
         }
         return unsafeBitCast(metadata, to: Any.Type.self)
