@@ -11,7 +11,7 @@ methods, a detached task, plain threads), for the stress test. Both stay between
 package's own `.build` (Bindery compiled once, in debug, linked dynamically as `swift build` does)
 is reused.
 
-    python3 Tests/UserPackage/userpackage.py build     # (re)writes both, builds, prints the daemon's path
+    python3 Tests/UserPackage/userpackage.py build [release]   # (re)writes both, builds, prints the daemon's path
 """
 import os
 import shutil
@@ -65,7 +65,7 @@ def package():
     manifest = (HERE / "app" / "Package.swift").read_text()
     assert README_URL in manifest
     (APP / "Package.swift").write_text(manifest.replace(README_URL, "file://" + str(REPOSITORY)))
-    for name in ("main.swift", "FeedViewModel.swift", "SignUpViewModel.swift"):
+    for name in ("main.swift", "FeedViewModel.swift", "SignUpViewModel.swift", "EmailViewModel.swift"):
         shutil.copy2(HERE / "app" / name, sources / name)
     return APP
 
@@ -89,7 +89,7 @@ def build(configuration="debug"):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["build"]:
-        print(build())
+    if sys.argv[1:2] == ["build"] and len(sys.argv) <= 3:
+        print(build(*sys.argv[2:]))
     else:
         sys.exit(__doc__)

@@ -5,4 +5,5 @@ import BinderyServer
 BinderyDaemon.main(name: "appdaemon", version: "1.0.0") { registry in
     registry.register("signUp") { _ in SignUpViewModel() }
     registry.register("feed") { _ in FeedViewModel() }
+    registry.register("email") { _ in EmailViewModel() }
 }
