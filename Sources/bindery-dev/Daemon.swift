@@ -16,6 +16,8 @@ final class Daemon {
     let process: ChildProcess
     /// The schemas the daemon described when it started, by type name.
     var schemas: [String: Schema] = [:]
+    /// The child view model types nested in those schemas, by Swift type name.
+    var childSchemas: [String: Schema] = [:]
     private(set) var exitCode: Int32?
     private var nextID = 1
     private var calls: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
@@ -61,6 +63,15 @@ final class Daemon {
             }
         })
     }
+
+    /// Takes the types of a `viewModels/describe` result.
+    func describe(_ result: JSONValue) {
+        schemas = Schema.all(in: result)
+        childSchemas = Schema.childTypes(in: result)
+    }
+
+    /// The schema of a session's type: a registered type, or a child's.
+    func schema(of type: String) -> Schema? { schemas[type] ?? childSchemas[type] }
 
     /// The next request id on this daemon.
     func takeID() -> Int {
