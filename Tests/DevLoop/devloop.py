@@ -1,6 +1,6 @@
 """Shared by the bindery-dev tests, the editors' tests and the dev-loop benchmark: a small package
-made by `bindery-dev --init` (a `greeting` view model, depending on this checkout by path), and a
-client that drives bindery-dev over pipes.
+made by `bindery-dev --init` (a `greeting` view model, depending on this checkout by path) with a
+form of child view models added (`tabbedApp`), and a client that drives bindery-dev over pipes.
 
 The package lives in `.build/dev-loop/greeter` of this checkout, so its own `.build` (Bindery
 compiled once) survives between runs; `fixture()` writes its sources afresh each time.
@@ -22,6 +22,91 @@ DEV = os.environ.get("BINDERY_DEV", str(ROOT / ".build" / "debug" / "bindery-dev
 PACKAGE = ROOT / ".build" / "dev-loop" / "greeter"
 MODEL = PACKAGE / "Sources" / "greeter" / "GreetingViewModel.swift"
 MAIN = PACKAGE / "Sources" / "greeter" / "main.swift"
+TABBED = PACKAGE / "Sources" / "greeter" / "TabbedAppViewModel.swift"
+
+# Examples/AppViewModels' tabbed app as a user's package has it (Swift 6: on the main actor),
+# registered beside `greeting` as `tabbedApp`: a form with children (tabs, rows that come and go, a
+# detail), for the dev-loop tests of children and the editors'. Its counters tab starts with a row
+# of its own, so that a reload has a row the new model makes again.
+TABBED_SOURCE = """import BinderyServer
+
+@MainActor @Observable final class CounterRowViewModel {
+    let id: Int
+    var title: String
+    private(set) var count = 0
+    init(id: Int, title: String) { self.id = id; self.title = title }
+    var summary: String { "\\(title): \\(count)" }
+    func increment() { count += 1 }
+}
+
+@MainActor @Observable final class ProfileTabViewModel {
+    var name = ""
+    var canSave: Bool { !name.isEmpty }
+}
+
+@MainActor @Observable final class CountersTabViewModel {
+    private(set) var rows = [CounterRowViewModel(id: 1, title: "Cups")]
+    var newTitle = ""
+    private var nextID = 2
+    var total: Int { rows.reduce(0) { $0 + $1.count } }
+    func add() {
+        rows.append(CounterRowViewModel(id: nextID, title: newTitle.isEmpty ? "Counter \\(nextID)" : newTitle))
+        nextID += 1
+        newTitle = ""
+    }
+    func remove(id: Int) { rows.removeAll { $0.id == id } }
+}
+
+@MainActor @Observable final class TabbedAppViewModel {
+    let profileTab = ProfileTabViewModel()
+    let countersTab = CountersTabViewModel()
+    private(set) var detail: CounterRowViewModel?
+    func showDetail(id: Int) { detail = countersTab.rows.first { $0.id == id } }
+}
+
+extension CounterRowViewModel: ViewModel {
+    static var exposure: Exposure<CounterRowViewModel> {
+        Exposure {
+            Field("title", \\.title)
+            Output("count", \\.count)
+            Output("summary", \\.summary)
+            Command("increment") { $0.increment() }
+        }
+    }
+}
+
+extension ProfileTabViewModel: ViewModel {
+    static var exposure: Exposure<ProfileTabViewModel> {
+        Exposure {
+            Field("name", \\.name)
+            Output("canSave", \\.canSave)
+        }
+    }
+}
+
+extension CountersTabViewModel: ViewModel {
+    static var exposure: Exposure<CountersTabViewModel> {
+        Exposure {
+            Field("newTitle", \\.newTitle)
+            Output("rows", \\.rows)
+            Output("total", \\.total)
+            Command("add") { $0.add() }
+            Command("remove") { (model, id: Int) in model.remove(id: id) }
+        }
+    }
+}
+
+extension TabbedAppViewModel: ViewModel {
+    static var exposure: Exposure<TabbedAppViewModel> {
+        Exposure {
+            Output("profileTab", \\.profileTab)
+            Output("countersTab", \\.countersTab)
+            Output("detail", \\.detail)
+            Command("showDetail") { (model, id: Int) in model.showDetail(id: id) }
+        }
+    }
+}
+"""
 
 
 def fixture():
@@ -30,6 +115,11 @@ def fixture():
     (PACKAGE / "Package.swift").unlink(missing_ok=True)
     shutil.rmtree(PACKAGE / "Sources", ignore_errors=True)
     subprocess.run([DEV, "--init", str(PACKAGE), "--bindery", str(ROOT)], check=True, stdout=subprocess.DEVNULL)
+    TABBED.write_text(TABBED_SOURCE)
+    main = MAIN.read_text()
+    MAIN.write_text(main.replace("var registry = ViewModelRegistry()\n", "var registry = ViewModelRegistry()\n"
+                                 'registry.register("tabbedApp") { _ in TabbedAppViewModel() }\n'))
+    assert "tabbedApp" in MAIN.read_text()
     return PACKAGE
 
 
