@@ -112,17 +112,9 @@ final class Daemon {
         return true
     }
 
-    /// What the daemon last wrote to stderr, for a person (at most about 2,000 characters): from
-    /// the Swift runtime's last "Fatal error" line when there is one (a crash's backtrace that
-    /// follows it would push the cause out), else the last lines.
-    var stderrSummary: String {
-        let text = String(decoding: stderrTail, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if let fatal = lines.lastIndex(where: { $0.contains("Fatal error") }) {
-            return String(lines[fatal...].joined(separator: "\n").prefix(2000)).trimmingWhitespace()
-        }
-        return String(text.suffix(2000)).trimmingWhitespace()
-    }
+    /// What the daemon last wrote to stderr, for a person: a crash's message and its place in the
+    /// program (``CrashSummary``), else the last 2,000 characters.
+    var stderrSummary: String { CrashSummary.of(String(decoding: stderrTail, as: UTF8.self)) }
 
     /// Runs `handler` with the exit code once the process has ended (at once if it has).
     func onExit(_ handler: @escaping @MainActor (Int32) -> Void) {

@@ -20,6 +20,13 @@ if let directory = options.initPath {
     exit(Scaffold.write(into: directory, bindery: options.bindery))
 }
 
+// Typed in a terminal, it would sit and answer what is typed with parse errors: say what it is for.
+if isatty(0) != 0 {
+    log("speaks JSON-RPC on stdin and stdout for an editor or a client, not for typing: make it your editor's "
+        + "daemon command (Neovim: let g:bindery_cmd = ['bindery-dev', '--package-path', '\(options.packagePath)', '--product', "
+        + "'\(options.product)']; Emacs: bindery-command), or run a client with it (bindery-dev --help says more)")
+}
+
 MainActor.assumeIsolated {
     let client = ClientIO()
     let proxy = Proxy(client: client)

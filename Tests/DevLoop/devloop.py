@@ -225,6 +225,10 @@ class DevClient:
     def notification(self, method, timeout=120):
         return self.wait_for(lambda m: m.get("method") == method, timeout, method)
 
+    def stderr_text(self):
+        """What bindery-dev has written to stderr so far (its log)."""
+        return "".join(self.stderr)
+
     def close(self):
         try:
             self.process.stdin.close()

@@ -193,7 +193,13 @@ def test_a_daemon_that_dies_while_serving_comes_back_with_its_forms(dev):
     response, _ = dev.call("invoke", {"session": session, "command": "crash"})
     assert response["error"]["code"] == -32603 and "exited" in response["error"]["message"]
     exited, _ = dev.notification("daemon/exited")
-    assert "crashed on purpose" in exited["params"]["message"]
+    # The crash's message and its place in the source, not its backtrace (that is in the log).
+    message = exited["params"]["message"]
+    line = text.split("\n").index('    func crash() { fatalError("crashed on purpose") }') + 1
+    first, place = message.split("\n")
+    assert first.endswith("GreetingViewModel.swift:%d: Fatal error: crashed on purpose" % line), message
+    assert place.startswith("in GreetingViewModel.crash() at %s:%d:" % (MODEL, line)), message
+    assert "Thread 0" in dev.stderr_text() and "Registers" not in message
     response, _ = dev.call("setField", {"session": session, "field": "name", "value": "Grace"})
     assert "save a source" in response["error"]["message"]
     # Fixed and saved: a new daemon, the session back with what the client held.
