@@ -38,8 +38,11 @@ final class Reloader {
         Task { await cycle() }
     }
 
+    private let saveTimes = SaveTimes()
+
     /// A source changed: build once the burst of saves is over.
-    func sourcesChanged() {
+    func sourcesChanged(_ path: String) {
+        saveTimes.saved(path)
         debounce?.cancel()
         let work = DispatchWorkItem { MainActor.assumeIsolated { self.trigger() } }
         debounce = work

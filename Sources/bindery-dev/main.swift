@@ -34,8 +34,8 @@ MainActor.assumeIsolated {
     proxy.beforeExit = { reloader.builder.cancel() }
     client.start(onFrames: { proxy.clientSent($0) }, onEnd: { proxy.clientEndedInput() })
     if let watcher = SourceWatcher(root: options.packagePath) {
-        watcher.start { _ in
-            DispatchQueue.main.async { MainActor.assumeIsolated { reloader.sourcesChanged() } }
+        watcher.start { path in
+            DispatchQueue.main.async { MainActor.assumeIsolated { reloader.sourcesChanged(path) } }
         }
     } else {
         log("cannot watch \(options.packagePath) (inotify): saves will not reload")
