@@ -35,7 +35,10 @@ struct Migration {
 
     /// Moves `records`, the sessions the client opened (children move inside their parent: its
     /// snapshot holds their fields, and its new model makes them again).
-    func run(_ records: [SessionRecord], tracker: MigrationTracker) async throws(Died) -> Outcome {
+    /// `held` gives a session's writable fields as the client holds them, its children's nested:
+    /// what moves when the old daemon cannot give a snapshot (it died).
+    func run(_ records: [SessionRecord], tracker: MigrationTracker,
+             held: (SessionRecord) -> JSONObject) async throws(Died) -> Outcome {
         // Every snapshot asked for at once, then every answer awaited.
         let snapshots = records.map { record in
             Task { @MainActor in try await old.call("session/snapshot", ["session": .int(record.daemonID)], timeout: .seconds(5)) }
@@ -48,8 +51,7 @@ struct Migration {
             }
             // The snapshot's fields; failing that (the old daemon died, or does not answer it),
             // the writable fields the client holds, as the old schema names them.
-            let fields = (try? await snapshot.value)?["fields"]?.objectValue
-                ?? record.state.filtering(old.schemas[record.type]?.writable ?? [])
+            let fields = (try? await snapshot.value)?["fields"]?.objectValue ?? held(record)
             do {
                 outcome.moved.append(try await move(record, fields: fields, schema: schema, tracker: tracker))
             } catch let error as Daemon.CallError where new.exitCode == nil && error.code != -32603 {
@@ -100,9 +102,21 @@ struct Migration {
             moved.daemonID = try tracker.opened(result, type: record.type)
             return moved
         } catch let error as Daemon.CallError where error.code == -32022 {
-            // A value no longer fits: open afresh and set each field by name.
+            // A value no longer fits: open afresh (its children restored, if they fit) and set
+            // each field by name.
         }
-        moved.daemonID = try tracker.opened(try await new.call("session/open", .object(open), timeout: .seconds(5)), type: record.type)
+        let children = JSONObject(restoring.members.filter { !writable.contains($0.key) })
+        var withChildren = open
+        withChildren.append("restore", ["type": .string(record.type), "schemaHash": .string(schema.hash), "revision": 0,
+                                        "fields": .object(children)])
+        do {
+            guard !children.isEmpty else { throw Daemon.CallError(code: -32022, message: "no children", data: nil) }
+            moved.daemonID = try tracker.opened(try await new.call("session/open", .object(withChildren), timeout: .seconds(5)),
+                                                type: record.type)
+        } catch let error as Daemon.CallError where error.code == -32022 {
+            moved.daemonID = try tracker.opened(try await new.call("session/open", .object(open), timeout: .seconds(5)),
+                                                type: record.type)
+        }
         let writes = kept.members.map { field in
             Task { @MainActor in
                 try await new.call("setField", ["session": .int(moved.daemonID), "field": .string(field.key), "value": field.value],

@@ -67,6 +67,30 @@ extension Proxy {
         }
     }
 
+    /// A session's writable fields as the client holds them, with its children's nested where its
+    /// value shows them (an object per child, an array for rows): a snapshot made from the
+    /// client's fold, for a daemon that died. `schemas` are the old daemon's.
+    func heldFields(_ record: SessionRecord, in schemas: Daemon) -> JSONObject {
+        guard let schema = schemas.schema(of: record.type) else { return JSONObject() }
+        let writable = Set(schema.writable)
+        var fields = JSONObject()
+        for member in record.state.members {
+            if writable.contains(member.key) {
+                fields.append(member.key, member.value)
+            } else if schema.childMembers[member.key] != nil {
+                func nested(_ value: JSONValue) -> JSONValue {
+                    if let id = ChildReferences.id(of: value) {
+                        return sessions[id].map { .object(heldFields($0, in: schemas)) } ?? .null
+                    }
+                    if case .array(let rows) = value { return .array(rows.map(nested)) }
+                    return value
+                }
+                fields.append(member.key, nested(member.value))
+            }
+        }
+        return fields
+    }
+
     /// Forgets a session and every child under it (closed, detached, or gone in a reload).
     func forget(_ id: Int) {
         guard let record = sessions.removeValue(forKey: id) else { return }

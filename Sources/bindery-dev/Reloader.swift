@@ -134,7 +134,9 @@ final class Reloader {
         let records = proxy.sessions.values.filter { $0.parent == nil }.sorted { $0.id < $1.id }
         let outcome: Migration.Outcome
         do {
-            outcome = try await Migration(old: old, new: candidate).run(records, tracker: tracker)
+            outcome = try await Migration(old: old, new: candidate).run(records, tracker: tracker) { [proxy] record in
+                proxy.heldFields(record, in: old)
+            }
             if let code = candidate.exitCode { throw Migration.Died(message: "exited with code \(code)") }
         } catch {
             await rollBack(candidate, "while its sessions were restored", error)

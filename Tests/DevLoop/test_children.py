@@ -133,3 +133,24 @@ def test_a_reload_keeps_the_tree(dev):
     assert response["error"]["code"] == -32011
     assert dev.result("session/state", {"session": cups})["state"]["title"] == "Cups"
     reload(dev, text)
+
+
+def test_a_daemon_that_died_comes_back_with_its_tree(dev):
+    crashing = TABBED.read_text().replace(
+        "    func remove(id: Int) {", '    func crash() { fatalError("crashed on purpose") }\n    func remove(id: Int) {').replace(
+        '            Command("add") { $0.add() }', '            Command("add") { $0.add() }\n            Command("crash") { $0.crash() }')
+    original = TABBED.read_text()
+    reload(dev, crashing)
+    opened = dev.result("session/open", {"type": "tabbedApp"})
+    profile, counters = opened["state"]["profileTab"]["session"], opened["state"]["countersTab"]["session"]
+    [cups] = [row["session"] for row in opened["children"][str(counters)]["state"]["rows"]]
+    dev.result("setField", {"session": profile, "field": "name", "value": "Ada"})
+    dev.result("setField", {"session": cups, "field": "title", "value": "Mugs"})
+    response, _ = dev.call("invoke", {"session": counters, "command": "crash"})
+    assert response["error"]["code"] == -32603
+    dev.notification("daemon/exited")
+    # Saved: a new daemon, the tree moved from what the client held (the old daemon is gone).
+    params, before = reload(dev, original)
+    assert params["closed"] == []
+    assert dev.result("session/state", {"session": profile})["state"] == {"name": "Ada", "canSave": True}
+    assert dev.result("session/state", {"session": cups})["state"]["title"] == "Mugs"

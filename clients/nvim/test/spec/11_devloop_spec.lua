@@ -21,6 +21,12 @@ local function save(path, text)
   assert(os.rename(temporary, path))
 end
 
+-- What bindery-dev logged (its builds and their times), for a failure's report.
+local function log_tail()
+  local lines = require('bindery.log').lines
+  return '--- bindery-dev\'s log:\n' .. table.concat(vim.list_slice(lines, math.max(1, #lines - 40)), '\n')
+end
+
 T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a syntax error goes to quickfix', function()
   local model = package .. '/Sources/greeter/GreetingViewModel.swift'
   local original = read(model)
@@ -95,7 +101,7 @@ T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a synta
       Greeting: Hello, Ada!]])
   end)
   save(model, original)
-  if not ok then error(err, 0) end
+  if not ok then error(tostring(err) .. '\n' .. log_tail(), 0) end
 end)
 
 -- The line (1-based) of the first line matching a Lua pattern.
@@ -142,6 +148,6 @@ T.test('bindery-dev: a form with children keeps its tabs and rows across a saved
   end)
   save(tabbed, original)
   if not ok then
-    error(tostring(err) .. '\n--- the form:\n' .. T.text(), 0)
+    error(tostring(err) .. '\n--- the form:\n' .. T.text() .. '\n' .. log_tail(), 0)
   end
 end)
