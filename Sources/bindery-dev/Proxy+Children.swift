@@ -9,12 +9,9 @@ extension Proxy {
     /// The schema of a session's type in the daemon serving the client.
     func schema(of type: String) -> Schema? { daemon?.schema(of: type) }
 
-    /// A daemon's id in the client's terms, where it has one (else left as it is).
-    func clientIDs(_ daemonID: Int) -> Int? { clientSessionID(daemonID) }
-
     /// A state (or `changes`) of a session of `type` with its child references in the client's terms.
     func clientState(_ state: JSONObject, type: String) -> JSONObject {
-        ChildReferences.mapping(state: state, schema: schema(of: type), clientIDs)
+        ChildReferences.mapping(state: state, schema: schema(of: type), clientSessionID)
     }
 
     /// A message's `children` (`{"<daemon id>": {type, revision, state}}`) in the client's terms,

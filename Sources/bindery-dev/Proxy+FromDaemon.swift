@@ -172,10 +172,10 @@ extension Proxy {
         }
         let schema = schema(of: record.type)
         if let changes = params["changes"]?.objectValue {
-            params["changes"] = .object(ChildReferences.mapping(state: changes, schema: schema, clientIDs))
+            params["changes"] = .object(ChildReferences.mapping(state: changes, schema: schema, clientSessionID))
         }
         if let splices = params["splices"]?.objectValue {
-            params["splices"] = .object(ChildReferences.mapping(splices: splices, schema: schema, clientIDs))
+            params["splices"] = .object(ChildReferences.mapping(splices: splices, schema: schema, clientSessionID))
         }
         record.apply(changes: params["changes"]?.objectValue, splices: params["splices"]?.objectValue, revision: revision)
         sessions[id] = record

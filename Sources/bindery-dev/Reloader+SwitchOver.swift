@@ -55,10 +55,11 @@ extension Reloader {
         func clientState(_ entry: MigrationTracker.Entry) -> JSONObject {
             ChildReferences.mapping(state: entry.state, schema: daemon.schema(of: entry.type)) { mapping[$0] }
         }
-        for daemonID in walk where !pairs.contains(where: { $0.daemon == daemonID }) {
+        let paired = Set(pairs.map(\.daemon))
+        for daemonID in walk where !paired.contains(daemonID) {
             guard let entry = tracker.states[daemonID], let id = mapping[daemonID] else { continue }
             var ancestor = newParent[daemonID]
-            while let next = ancestor, !pairs.contains(where: { $0.daemon == next }) { ancestor = newParent[next] }
+            while let next = ancestor, !paired.contains(next) { ancestor = newParent[next] }
             let state = clientState(entry)
             records.append(SessionRecord(id: id, type: entry.type, parent: newParent[daemonID].flatMap { mapping[$0] }, key: nil,
                                          args: nil, observe: nil, state: state, revision: entry.revision, daemonID: daemonID, offset: 0))
