@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from devloop import ROOT, TABBED, DevClient, fixture, save
+from devloop import DEV, ROOT, TABBED, DevClient, fixture, save
 
 # protocol.md's exchange of child view models, and more: a child's field written, a detail shown,
 # a detached row named, the whole tree asked again, a child refused a close.
@@ -54,6 +54,17 @@ def test_children_through_bindery_dev_are_what_the_daemon_sends():
         assert exchange(dev) == expected
     finally:
         dev.close()
+
+
+def test_the_rows_soak_holds_through_bindery_dev(tmp_path):
+    # Tests/Children's seeded soak of rows (adds, removes, moves, increments on random rows, each
+    # checked against the client's fold and session/state), with bindery-dev as its daemon.
+    daemon = tmp_path / "appd-through-bindery-dev"
+    daemon.write_text('#!/bin/sh\nexec "%s" --package-path "%s" --product appd\n' % (DEV, ROOT))
+    daemon.chmod(0o755)
+    done = subprocess.run(["python3", "-m", "pytest", str(ROOT / "Tests" / "Children"), "-q", "-p", "no:cacheprovider"],
+                          env=dict(os.environ, APPD=str(daemon)), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.fixture(scope="module")
