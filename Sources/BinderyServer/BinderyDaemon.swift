@@ -16,7 +16,7 @@ import Dispatch
 /// ```
 public enum BinderyDaemon {
     /// This package's version: `binderyd --version` and its `initialize` report it.
-    public static let version = "0.1.0"
+    public static let version = BinderyVersion.current
 
     /// The entry point for a `main.swift` in any language mode: `register` fills the registry (on
     /// the main actor), then the daemon runs as ``run(registry:name:version:arguments:)`` does.

@@ -16,6 +16,8 @@ final class Daemon {
     let process: ChildProcess
     /// The schemas the daemon described when it started, by type name.
     var schemas: [String: Schema] = [:]
+    /// The child view model types nested in those schemas, by Swift type name.
+    var childSchemas: [String: Schema] = [:]
     private(set) var exitCode: Int32?
     private var nextID = 1
     private var calls: [Int: CheckedContinuation<JSONValue, any Error>] = [:]
@@ -62,6 +64,15 @@ final class Daemon {
         })
     }
 
+    /// Takes the types of a `viewModels/describe` result.
+    func describe(_ result: JSONValue) {
+        schemas = Schema.all(in: result)
+        childSchemas = Schema.childTypes(in: result)
+    }
+
+    /// The schema of a session's type: a registered type, or a child's.
+    func schema(of type: String) -> Schema? { schemas[type] ?? childSchemas[type] }
+
     /// The next request id on this daemon.
     func takeID() -> Int {
         defer { nextID += 1 }
@@ -101,17 +112,9 @@ final class Daemon {
         return true
     }
 
-    /// What the daemon last wrote to stderr, for a person (at most about 2,000 characters): from
-    /// the Swift runtime's last "Fatal error" line when there is one (a crash's backtrace that
-    /// follows it would push the cause out), else the last lines.
-    var stderrSummary: String {
-        let text = String(decoding: stderrTail, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        if let fatal = lines.lastIndex(where: { $0.contains("Fatal error") }) {
-            return String(lines[fatal...].joined(separator: "\n").prefix(2000)).trimmingWhitespace()
-        }
-        return String(text.suffix(2000)).trimmingWhitespace()
-    }
+    /// What the daemon last wrote to stderr, for a person: a crash's message and its place in the
+    /// program (``CrashSummary``), else the last 2,000 characters.
+    var stderrSummary: String { CrashSummary.of(String(decoding: stderrTail, as: UTF8.self)) }
 
     /// Runs `handler` with the exit code once the process has ended (at once if it has).
     func onExit(_ handler: @escaping @MainActor (Int32) -> Void) {

@@ -1,9 +1,10 @@
 import Glibc
+import JSONRPC
 
 /// bindery-dev's command line.
 ///
 /// ```
-/// bindery-dev [--package-path DIR] --product NAME [-- DAEMON ARGUMENTS]
+/// bindery-dev [--package-path DIR] [--product NAME] [-- DAEMON ARGUMENTS]
 /// bindery-dev --init [DIR]
 /// ```
 struct DevOptions {
@@ -16,16 +17,18 @@ struct DevOptions {
     var bindery: String?
 
     static let usage = """
-        usage: bindery-dev [--package-path DIR] --product NAME [-- DAEMON ARGUMENTS]
+        usage: bindery-dev [--package-path DIR] [--product NAME] [-- DAEMON ARGUMENTS]
                bindery-dev --init [DIR] [--bindery PATH|URL]
 
-        Builds the product NAME of the Swift package in DIR (default: the current folder) with
-        `swift build`, runs it, and speaks its protocol on stdin and stdout, so that a client or an
+        Builds the product NAME of the Swift package in DIR (default: the current folder; NAME may
+        be left out when the package has one executable product) with `swift build`, runs it, and speaks its protocol on stdin and stdout, so that a client or an
         editor uses bindery-dev as its daemon. Each time a source of the package is saved it builds
         again and, if the build succeeds, moves every open session into the new daemon: session ids,
         keys and writable fields are kept, revisions go on, and the client is told what differs
         (didChange), then daemon/reloaded. A build that fails is reported as daemon/buildFailed and
-        the old daemon goes on serving. Arguments after `--` go to the daemon.
+        the old daemon goes on serving. Arguments after `--` go to the daemon. It is meant as an
+        editor's (or a client's) daemon command: Neovim `let g:bindery_cmd = ['bindery-dev']`,
+        Emacs `bindery-command`; typed in a terminal, it says so.
 
         --init [DIR]   writes a new package in DIR (default: the current folder, which must hold no
                        Package.swift): a view model and its daemon, depending on Bindery, ready for
@@ -72,14 +75,11 @@ struct DevOptions {
             case "--help", "-h":
                 return .exit(usage, 0)
             case "--version":
-                return .exit("bindery-dev 1.0.0", 0)
+                return .exit("bindery-dev \(BinderyVersion.current)", 0)
             default:
                 return .exit("bindery-dev: unknown argument \(argument)\n\n\(usage)", 2)
             }
             index += 1
-        }
-        if options.initPath == nil, options.product.isEmpty {
-            return .exit("bindery-dev: --product NAME is required\n\n\(usage)", 2)
         }
         // An absolute path, so that what runs in other folders (swift build) finds the same package.
         // A leading ~ is the home folder: editors pass the command on without a shell.
@@ -91,6 +91,34 @@ struct DevOptions {
             free(cwd)
             options.packagePath = options.packagePath == "." ? base : base + "/" + options.packagePath
         }
+        guard options.initPath == nil else { return .run(options) }
+        if let refusal = refusal(ofPackage: options.packagePath) { return .exit(refusal, 2) }
+        if options.product.isEmpty {
+            switch PackageProducts.executables(in: options.packagePath) {
+            case .failure(let failure):
+                return .exit("bindery-dev: cannot read the products of \(options.packagePath): \(failure.message)", 2)
+            case .success(let names) where names.count == 1:
+                options.product = names[0]
+            case .success(let names):
+                let listed = names.isEmpty ? "it has none" : "it has " + names.joined(separator: ", ")
+                return .exit("bindery-dev: which product? --product NAME names one of the package's executable products "
+                    + "(\(listed))", 2)
+            }
+        }
         return .run(options)
+    }
+
+    /// Why `path` is not a package bindery-dev can run, or nil when it is one.
+    private static func refusal(ofPackage path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return "bindery-dev: --package-path \(path): no such folder"
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "bindery-dev: --package-path \(path) is not a folder" }
+        guard access(path + "/Package.swift", F_OK) == 0 else {
+            return "bindery-dev: \(path) holds no Package.swift: --package-path names a Swift package's folder "
+                + "(bindery-dev --init writes a new one)"
+        }
+        return nil
     }
 }

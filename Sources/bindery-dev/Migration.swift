@@ -33,7 +33,12 @@ struct Migration {
         let message: String
     }
 
-    func run(_ records: [SessionRecord], tracker: MigrationTracker) async throws(Died) -> Outcome {
+    /// Moves `records`, the sessions the client opened (children move inside their parent: its
+    /// snapshot holds their fields, and its new model makes them again).
+    /// `held` gives a session's writable fields as the client holds them, its children's nested:
+    /// what moves when the old daemon cannot give a snapshot (it died).
+    func run(_ records: [SessionRecord], tracker: MigrationTracker,
+             held: (SessionRecord) -> JSONObject) async throws(Died) -> Outcome {
         // Every snapshot asked for at once, then every answer awaited.
         let snapshots = records.map { record in
             Task { @MainActor in try await old.call("session/snapshot", ["session": .int(record.daemonID)], timeout: .seconds(5)) }
@@ -46,8 +51,7 @@ struct Migration {
             }
             // The snapshot's fields; failing that (the old daemon died, or does not answer it),
             // the writable fields the client holds, as the old schema names them.
-            let fields = (try? await snapshot.value)?["fields"]?.objectValue
-                ?? record.state.filtering(old.schemas[record.type]?.writable ?? [])
+            let fields = (try? await snapshot.value)?["fields"]?.objectValue ?? held(record)
             do {
                 outcome.moved.append(try await move(record, fields: fields, schema: schema, tracker: tracker))
             } catch let error as Daemon.CallError where new.exitCode == nil && error.code != -32603 {
@@ -59,27 +63,60 @@ struct Migration {
         return outcome
     }
 
+    /// The fields of a snapshot the new type still takes: its writable fields, and in a member
+    /// that holds children, each child's fields its own new type still takes.
+    private func restorable(_ fields: JSONObject, _ schema: Schema) -> JSONObject {
+        let writable = Set(schema.writable)
+        var kept = JSONObject()
+        for member in fields.members {
+            if writable.contains(member.key) {
+                kept.append(member.key, member.value)
+            } else if let type = schema.childMembers[member.key], let child = new.schema(of: type) {
+                func nested(_ value: JSONValue) -> JSONValue {
+                    if case .object(let object) = value { return .object(restorable(object, child)) }
+                    if case .array(let rows) = value { return .array(rows.map(nested)) }
+                    return value
+                }
+                kept.append(member.key, nested(member.value))
+            }
+        }
+        return kept
+    }
+
     private func move(_ record: SessionRecord, fields: JSONObject, schema: Schema, tracker: MigrationTracker) async throws -> Moved {
         let writable = Set(schema.writable)
-        let kept = JSONObject(fields.members.filter { writable.contains($0.key) })
+        let restoring = restorable(fields, schema)
+        let kept = JSONObject(restoring.members.filter { writable.contains($0.key) })
         var open = JSONObject()
         open.append("type", .string(record.type))
         if let args = record.args { open.append("args", args) }
         if let key = record.key { open.append("key", .string(key)) }
         if let observe = record.observe { open.append("observe", .array(observe.filter(schema.members.contains).map { .string($0) })) }
         var moved = Moved(record: record, daemonID: 0)
-        moved.removed = fields.members.map(\.key).filter { !writable.contains($0) }
-        var restoring = open
-        restoring.append("restore", ["type": .string(record.type), "schemaHash": .string(schema.hash), "revision": 0,
-                                     "fields": .object(kept)])
+        moved.removed = fields.members.map(\.key).filter { restoring[$0] == nil }
+        var reopen = open
+        reopen.append("restore", ["type": .string(record.type), "schemaHash": .string(schema.hash), "revision": 0,
+                                  "fields": .object(restoring)])
         do {
-            let result = try await new.call("session/open", .object(restoring), timeout: .seconds(5))
-            moved.daemonID = try tracker.opened(result)
+            let result = try await new.call("session/open", .object(reopen), timeout: .seconds(5))
+            moved.daemonID = try tracker.opened(result, type: record.type)
             return moved
         } catch let error as Daemon.CallError where error.code == -32022 {
-            // A value no longer fits: open afresh and set each field by name.
+            // A value no longer fits: open afresh (its children restored, if they fit) and set
+            // each field by name.
         }
-        moved.daemonID = try tracker.opened(try await new.call("session/open", .object(open), timeout: .seconds(5)))
+        let children = JSONObject(restoring.members.filter { !writable.contains($0.key) })
+        var withChildren = open
+        withChildren.append("restore", ["type": .string(record.type), "schemaHash": .string(schema.hash), "revision": 0,
+                                        "fields": .object(children)])
+        do {
+            guard !children.isEmpty else { throw Daemon.CallError(code: -32022, message: "no children", data: nil) }
+            moved.daemonID = try tracker.opened(try await new.call("session/open", .object(withChildren), timeout: .seconds(5)),
+                                                type: record.type)
+        } catch let error as Daemon.CallError where error.code == -32022 {
+            moved.daemonID = try tracker.opened(try await new.call("session/open", .object(open), timeout: .seconds(5)),
+                                                type: record.type)
+        }
         let writes = kept.members.map { field in
             Task { @MainActor in
                 try await new.call("setField", ["session": .int(moved.daemonID), "field": .string(field.key), "value": field.value],
@@ -93,40 +130,63 @@ struct Migration {
                 moved.fellBack.append(field.key)
             }
         }
-        tracker.refreshed(moved.daemonID, try await new.call("session/state", ["session": .int(moved.daemonID)], timeout: .seconds(5)))
+        tracker.refreshed(moved.daemonID, try await new.call("session/state", ["session": .int(moved.daemonID)], timeout: .seconds(5)),
+                          type: record.type)
         return moved
     }
 }
 
-/// The state of each session in the new daemon while it is being moved into: set by its
-/// `session/open` (or `session/state`) result, then by its `didChange`s (a timer may tick
-/// meanwhile), so that it is current when the client is told. Main actor only.
+/// The state of each session in the new daemon while it is being moved into, children included:
+/// set by its `session/open` (or `session/state`) result, then by its `didChange`s (a timer may
+/// tick meanwhile), so that it is current when the client is told. Main actor only.
 @MainActor
 final class MigrationTracker {
-    private(set) var states: [Int: (state: JSONObject, revision: Int)] = [:]
+    struct Entry {
+        var type: String
+        var state: JSONObject
+        var revision: Int
+    }
+    private(set) var states: [Int: Entry] = [:]
+    /// The largest session id the new daemon has given: the next one it opens is counted from there.
+    private(set) var highestID = 0
 
     /// Records a `session/open` result; its session id.
-    func opened(_ result: JSONValue) throws -> Int {
+    func opened(_ result: JSONValue, type: String) throws -> Int {
         guard let id = result["session"]?.intValue else {
             throw Daemon.CallError(code: -32603, message: "session/open answered without a session", data: nil)
         }
-        refreshed(id, result)
+        refreshed(id, result, type: type)
         return id
     }
 
-    func refreshed(_ id: Int, _ result: JSONValue) {
-        states[id] = (result["state"]?.objectValue ?? JSONObject(), result["revision"]?.intValue ?? 0)
+    /// Records a `session/open` or `session/state` result: the session and every child under it.
+    func refreshed(_ id: Int, _ result: JSONValue, type: String) {
+        states[id] = Entry(type: type, state: result["state"]?.objectValue ?? JSONObject(), revision: result["revision"]?.intValue ?? 0)
+        highestID = max(highestID, id)
+        adopt(result["children"])
+    }
+
+    private func adopt(_ children: JSONValue?) {
+        for entry in children?.objectValue?.members ?? [] {
+            guard let id = Int(entry.key) else { continue }
+            highestID = max(highestID, id)
+            states[id] = Entry(type: entry.value["type"]?.stringValue ?? "", state: entry.value["state"]?.objectValue ?? JSONObject(),
+                               revision: entry.value["revision"]?.intValue ?? 0)
+        }
     }
 
     /// A message the new daemon wrote during the move.
     func received(_ message: JSONValue) {
         guard message["method"] == .string("didChange"), let params = message["params"],
-              let id = params["session"]?.intValue, var entry = states[id] else { return }
-        var record = SessionRecord(id: id, type: "", key: nil, args: nil, observe: nil, state: entry.state,
+              let id = params["session"]?.intValue, let entry = states[id] else { return }
+        var record = SessionRecord(id: id, type: entry.type, key: nil, args: nil, observe: nil, state: entry.state,
                                    revision: entry.revision, daemonID: id, offset: 0)
         record.apply(changes: params["changes"]?.objectValue, splices: params["splices"]?.objectValue,
                      revision: params["revision"]?.intValue ?? entry.revision)
-        entry = (record.state, record.revision)
-        states[id] = entry
+        states[id] = Entry(type: entry.type, state: record.state, revision: record.revision)
+        adopt(params["children"])
+        for detached in params["detached"]?.arrayValue ?? [] {
+            if let child = detached.intValue { states[child] = nil }
+        }
     }
 }

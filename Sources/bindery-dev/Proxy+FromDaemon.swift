@@ -84,14 +84,17 @@ extension Proxy {
             result = opened(result, request.params)
         } else if let id = request.session, var record = sessions[id] {
             if request.method == "session/close" {
-                sessions[id] = nil
-                byDaemonID[record.daemonID] = nil
+                forget(id)
             } else {
                 if let revision = result["revision"]?.intValue {
                     result = result.setting("revision", .int(revision + record.offset))
                 }
+                if let state = result["state"]?.objectValue {
+                    result = result.setting("state", .object(clientState(state, type: record.type)))
+                }
                 foldResult(result, of: request, into: &record)
                 sessions[id] = record
+                if let children = adopt(result["children"], under: id) { result = result.setting("children", .object(children)) }
             }
         }
         message.append("result", result)
@@ -124,20 +127,26 @@ extension Proxy {
     /// known when a key returned a session already open.
     private func opened(_ result: JSONValue, _ params: JSONObject?) -> JSONValue {
         guard let daemonID = result["session"]?.intValue, let params, let type = params["type"]?.stringValue else { return result }
-        let state = result["state"]?.objectValue ?? JSONObject()
+        let state = clientState(result["state"]?.objectValue ?? JSONObject(), type: type)
         let revision = result["revision"]?.intValue ?? 0
-        if let id = byDaemonID[daemonID], var record = sessions[id] {
+        var result = result.setting("state", .object(state))
+        let id: Int
+        if let known = byDaemonID[daemonID], var record = sessions[known] {
+            id = known
             record.state = state
             record.revision = revision + record.offset
             sessions[id] = record
-            return result.setting("session", .int(id)).setting("revision", .int(record.revision))
+            result = result.setting("revision", .int(record.revision))
+        } else {
+            guard let new = clientSessionID(daemonID) else { return result }
+            id = new
+            nextSessionID = max(nextSessionID, id + 1)
+            let observe = params["observe"]?.arrayValue?.compactMap(\.stringValue)
+            sessions[id] = SessionRecord(id: id, type: type, key: params["key"]?.stringValue, args: params["args"],
+                                         observe: observe, state: state, revision: revision, daemonID: daemonID, offset: 0)
+            byDaemonID[daemonID] = id
         }
-        guard let id = clientSessionID(daemonID) else { return result }
-        nextSessionID = max(nextSessionID, id + 1)
-        let observe = params["observe"]?.arrayValue?.compactMap(\.stringValue)
-        sessions[id] = SessionRecord(id: id, type: type, key: params["key"]?.stringValue, args: params["args"],
-                                     observe: observe, state: state, revision: revision, daemonID: daemonID, offset: 0)
-        byDaemonID[daemonID] = id
+        if let children = adopt(result["children"], under: id) { result = result.setting("children", .object(children)) }
         return result.setting("session", .int(id))
     }
 
@@ -161,8 +170,17 @@ extension Proxy {
                 params["cause"] = nil
             }
         }
+        let schema = schema(of: record.type)
+        if let changes = params["changes"]?.objectValue {
+            params["changes"] = .object(ChildReferences.mapping(state: changes, schema: schema, clientSessionID))
+        }
+        if let splices = params["splices"]?.objectValue {
+            params["splices"] = .object(ChildReferences.mapping(splices: splices, schema: schema, clientSessionID))
+        }
         record.apply(changes: params["changes"]?.objectValue, splices: params["splices"]?.objectValue, revision: revision)
         sessions[id] = record
+        if let children = adopt(params["children"], under: id) { params["children"] = .object(children) }
+        if let detached = detach(params["detached"]) { params["detached"] = .array(detached) }
         return notification("didChange", params)
     }
 }

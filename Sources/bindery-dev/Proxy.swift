@@ -76,7 +76,7 @@ final class Proxy {
 
     /// Makes `daemon` the one serving the client, the sessions now being `sessions` (opened in
     /// it in order, so that its next session's id is one more than theirs).
-    func install(_ daemon: Daemon, sessions: [SessionRecord]) {
+    func install(_ daemon: Daemon, sessions: [SessionRecord], highestDaemonID: Int = 0) {
         self.daemon = daemon
         noDaemonReason = nil
         self.sessions = [:]
@@ -85,7 +85,7 @@ final class Proxy {
             self.sessions[record.id] = record
             byDaemonID[record.daemonID] = record.id
         }
-        firstNewDaemonID = (sessions.map(\.daemonID).max() ?? 0) + 1
+        firstNewDaemonID = max(sessions.map(\.daemonID).max() ?? 0, highestDaemonID) + 1
         delta = nextSessionID - firstNewDaemonID
         orphanedFrom = nil
         daemon.onExit { [weak self, weak daemon] code in

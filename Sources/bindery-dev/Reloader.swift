@@ -38,8 +38,11 @@ final class Reloader {
         Task { await cycle() }
     }
 
+    private let saveTimes = SaveTimes()
+
     /// A source changed: build once the burst of saves is over.
-    func sourcesChanged() {
+    func sourcesChanged(_ path: String) {
+        saveTimes.saved(path)
         debounce?.cancel()
         let work = DispatchWorkItem { MainActor.assumeIsolated { self.trigger() } }
         debounce = work
@@ -108,7 +111,7 @@ final class Reloader {
         }
         do {
             if let initialize = proxy.initializeParams { _ = try await candidate.call("initialize", initialize) }
-            candidate.schemas = Schema.all(in: try await candidate.call("viewModels/describe", .object([:])))
+            candidate.describe(try await candidate.call("viewModels/describe", .object([:])))
         } catch {
             await rollBack(candidate, "at start", error)
             return
@@ -128,55 +131,27 @@ final class Reloader {
         proxy.holdInput()
         defer { proxy.releaseInput() }
         await proxy.settle(timeout: .seconds(2))
-        let records = proxy.sessions.values.sorted { $0.id < $1.id }
+        let records = proxy.sessions.values.filter { $0.parent == nil }.sorted { $0.id < $1.id }
         let outcome: Migration.Outcome
         do {
-            outcome = try await Migration(old: old, new: candidate).run(records, tracker: tracker)
+            outcome = try await Migration(old: old, new: candidate).run(records, tracker: tracker) { [proxy] record in
+                proxy.heldFields(record, in: old)
+            }
             if let code = candidate.exitCode { throw Migration.Died(message: "exited with code \(code)") }
         } catch {
             await rollBack(candidate, "while its sessions were restored", error)
             return
         }
         let types = Schema.changedTypes(from: old.schemas, to: candidate.schemas)
-        switchOver(to: candidate, outcome, tracker: tracker)
+        let gone = switchOver(to: candidate, outcome, tracker: tracker)
         old.retire()
         binaryStamp = stamp
-        reloaded(buildMs: buildMs, restartMs: restartMs, migrateMs: milliseconds(since: migrateStart), types: types, outcome: outcome)
+        reloaded(buildMs: buildMs, restartMs: restartMs, migrateMs: milliseconds(since: migrateStart), types: types,
+                 outcome: outcome, gone: gone)
     }
 
-    /// Tells the client what differs in each moved session, closes the ones that could not move,
-    /// and makes the new daemon the one serving.
-    private func switchOver(to daemon: Daemon, _ outcome: Migration.Outcome, tracker: MigrationTracker) {
-        var sessions: [SessionRecord] = []
-        for moved in outcome.moved {
-            // As the client holds it now: a didChange the old daemon sent while the sessions moved
-            // has been folded since the migration began.
-            var record = proxy.sessions[moved.record.id] ?? moved.record
-            let now = tracker.states[moved.daemonID] ?? (JSONObject(), 0)
-            let changes = record.differences(to: now.state)
-            var revision = record.revision
-            if !changes.isEmpty {
-                revision += 1
-                proxy.client.send(notification("didChange", ["session": .int(record.id), "revision": .int(revision),
-                                                             "changes": .object(changes)]))
-            }
-            record.state = now.state
-            record.revision = revision
-            record.daemonID = moved.daemonID
-            record.offset = revision - now.revision
-            if let observe = record.observe, let schema = daemon.schemas[record.type] {
-                record.observe = observe.filter(schema.members.contains)
-            }
-            sessions.append(record)
-        }
-        for (record, reason) in outcome.closed {
-            proxy.client.send(notification("session/closed", ["session": .int(record.id), "type": .string(record.type),
-                                                              "reason": .string(reason)]))
-        }
-        proxy.install(daemon, sessions: sessions)
-    }
-
-    private func reloaded(buildMs: Int, restartMs: Int, migrateMs: Int, types: [String], outcome: Migration.Outcome?) {
+    private func reloaded(buildMs: Int, restartMs: Int, migrateMs: Int, types: [String], outcome: Migration.Outcome?,
+                          gone: [(record: SessionRecord, reason: String)] = []) {
         reported = true
         var params: JSONObject = ["buildMs": .int(buildMs), "restartMs": .int(restartMs), "migrateMs": .int(migrateMs),
                                   "types": .array(types.map { .string($0) })]
@@ -185,7 +160,7 @@ final class Reloader {
             removed += moved.removed.map { ["session": .int(moved.record.id), "field": .string($0)] }
             fellBack += moved.fellBack.map { ["session": .int(moved.record.id), "field": .string($0)] }
         }
-        for (record, reason) in outcome?.closed ?? [] {
+        for (record, reason) in (outcome?.closed ?? []) + gone {
             closed.append(["session": .int(record.id), "type": .string(record.type), "reason": .string(reason)])
         }
         params.append("removed", .array(removed))

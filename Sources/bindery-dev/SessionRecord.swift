@@ -6,7 +6,10 @@ import JSONRPC
 struct SessionRecord {
     /// The id the client knows; it never changes, whichever daemon holds the session.
     let id: Int
+    /// The registered type's name; for a child view model, its Swift type's (as `children` names it).
     let type: String
+    /// For a child view model, the client's id of the session whose value shows it.
+    var parent: Int?
     let key: String?
     let args: JSONValue?
     /// The members the client observes; nil for all of them.

@@ -20,6 +20,13 @@ if let directory = options.initPath {
     exit(Scaffold.write(into: directory, bindery: options.bindery))
 }
 
+// Typed in a terminal, it would sit and answer what is typed with parse errors: say what it is for.
+if isatty(0) != 0 {
+    log("speaks JSON-RPC on stdin and stdout for an editor or a client, not for typing: make it your editor's "
+        + "daemon command (Neovim: let g:bindery_cmd = ['bindery-dev', '--package-path', '\(options.packagePath)', '--product', "
+        + "'\(options.product)']; Emacs: bindery-command), or run a client with it (bindery-dev --help says more)")
+}
+
 MainActor.assumeIsolated {
     let client = ClientIO()
     let proxy = Proxy(client: client)
@@ -27,8 +34,8 @@ MainActor.assumeIsolated {
     proxy.beforeExit = { reloader.builder.cancel() }
     client.start(onFrames: { proxy.clientSent($0) }, onEnd: { proxy.clientEndedInput() })
     if let watcher = SourceWatcher(root: options.packagePath) {
-        watcher.start { _ in
-            DispatchQueue.main.async { MainActor.assumeIsolated { reloader.sourcesChanged() } }
+        watcher.start { path in
+            DispatchQueue.main.async { MainActor.assumeIsolated { reloader.sourcesChanged(path) } }
         }
     } else {
         log("cannot watch \(options.packagePath) (inotify): saves will not reload")

@@ -1,6 +1,6 @@
 """Shared by the bindery-dev tests, the editors' tests and the dev-loop benchmark: a small package
-made by `bindery-dev --init` (a `greeting` view model, depending on this checkout by path), and a
-client that drives bindery-dev over pipes.
+made by `bindery-dev --init` (a `greeting` view model, depending on this checkout by path) with a
+form of child view models added (`tabbedApp`), and a client that drives bindery-dev over pipes.
 
 The package lives in `.build/dev-loop/greeter` of this checkout, so its own `.build` (Bindery
 compiled once) survives between runs; `fixture()` writes its sources afresh each time.
@@ -22,6 +22,91 @@ DEV = os.environ.get("BINDERY_DEV", str(ROOT / ".build" / "debug" / "bindery-dev
 PACKAGE = ROOT / ".build" / "dev-loop" / "greeter"
 MODEL = PACKAGE / "Sources" / "greeter" / "GreetingViewModel.swift"
 MAIN = PACKAGE / "Sources" / "greeter" / "main.swift"
+TABBED = PACKAGE / "Sources" / "greeter" / "TabbedAppViewModel.swift"
+
+# Examples/AppViewModels' tabbed app as a user's package has it (Swift 6: on the main actor),
+# registered beside `greeting` as `tabbedApp`: a form with children (tabs, rows that come and go, a
+# detail), for the dev-loop tests of children and the editors'. Its counters tab starts with a row
+# of its own, so that a reload has a row the new model makes again.
+TABBED_SOURCE = """import BinderyServer
+
+@MainActor @Observable final class CounterRowViewModel {
+    let id: Int
+    var title: String
+    private(set) var count = 0
+    init(id: Int, title: String) { self.id = id; self.title = title }
+    var summary: String { "\\(title): \\(count)" }
+    func increment() { count += 1 }
+}
+
+@MainActor @Observable final class ProfileTabViewModel {
+    var name = ""
+    var canSave: Bool { !name.isEmpty }
+}
+
+@MainActor @Observable final class CountersTabViewModel {
+    private(set) var rows = [CounterRowViewModel(id: 1, title: "Cups")]
+    var newTitle = ""
+    private var nextID = 2
+    var total: Int { rows.reduce(0) { $0 + $1.count } }
+    func add() {
+        rows.append(CounterRowViewModel(id: nextID, title: newTitle.isEmpty ? "Counter \\(nextID)" : newTitle))
+        nextID += 1
+        newTitle = ""
+    }
+    func remove(id: Int) { rows.removeAll { $0.id == id } }
+}
+
+@MainActor @Observable final class TabbedAppViewModel {
+    let profileTab = ProfileTabViewModel()
+    let countersTab = CountersTabViewModel()
+    private(set) var detail: CounterRowViewModel?
+    func showDetail(id: Int) { detail = countersTab.rows.first { $0.id == id } }
+}
+
+extension CounterRowViewModel: ViewModel {
+    static var exposure: Exposure<CounterRowViewModel> {
+        Exposure {
+            Field("title", \\.title)
+            Output("count", \\.count)
+            Output("summary", \\.summary)
+            Command("increment") { $0.increment() }
+        }
+    }
+}
+
+extension ProfileTabViewModel: ViewModel {
+    static var exposure: Exposure<ProfileTabViewModel> {
+        Exposure {
+            Field("name", \\.name)
+            Output("canSave", \\.canSave)
+        }
+    }
+}
+
+extension CountersTabViewModel: ViewModel {
+    static var exposure: Exposure<CountersTabViewModel> {
+        Exposure {
+            Field("newTitle", \\.newTitle)
+            Output("rows", \\.rows)
+            Output("total", \\.total)
+            Command("add") { $0.add() }
+            Command("remove") { (model, id: Int) in model.remove(id: id) }
+        }
+    }
+}
+
+extension TabbedAppViewModel: ViewModel {
+    static var exposure: Exposure<TabbedAppViewModel> {
+        Exposure {
+            Output("profileTab", \\.profileTab)
+            Output("countersTab", \\.countersTab)
+            Output("detail", \\.detail)
+            Command("showDetail") { (model, id: Int) in model.showDetail(id: id) }
+        }
+    }
+}
+"""
 
 
 def fixture():
@@ -30,26 +115,26 @@ def fixture():
     (PACKAGE / "Package.swift").unlink(missing_ok=True)
     shutil.rmtree(PACKAGE / "Sources", ignore_errors=True)
     subprocess.run([DEV, "--init", str(PACKAGE), "--bindery", str(ROOT)], check=True, stdout=subprocess.DEVNULL)
+    TABBED.write_text(TABBED_SOURCE)
+    main = MAIN.read_text()
+    MAIN.write_text(main.replace("var registry = ViewModelRegistry()\n", "var registry = ViewModelRegistry()\n"
+                                 'registry.register("tabbedApp") { _ in TabbedAppViewModel() }\n'))
+    assert "tabbedApp" in MAIN.read_text()
     return PACKAGE
 
 
-_last_save = [0.0]
-
-
-def save(path, text, burst=False):
+def save(path, text, burst=False, mtime_ns=None):
     """Saves a file the way an editor does: a temporary written whole, renamed over the old one.
 
-    Saves are kept 1.1 s apart, unless `burst` (a test of saves in quick succession): the build's
-    incremental check compares modification times, and two saves within one tick of the file
-    system's clock (a crashing main.swift, then the original put back) could leave the second
-    unseen by the build (a flake of the suite under load)."""
-    wait = _last_save[0] + 1.1 - time.monotonic()
-    if wait > 0 and not burst:
-        time.sleep(wait)
-    _last_save[0] = time.monotonic()
+    Saves follow each other as fast as a test makes them (`burst` only says that a test means
+    them to). `mtime_ns` stamps the save with that modification time, as the file system's coarse
+    clock stamps two saves made within one of its ticks (4 ms): how a test makes that case happen
+    every time instead of once in a while."""
     path = Path(path)
     temporary = path.with_name("." + path.name + ".tmp")
     temporary.write_text(text)
+    if mtime_ns is not None:
+        os.utime(temporary, ns=(mtime_ns, mtime_ns))
     os.replace(temporary, path)
 
 
@@ -134,6 +219,10 @@ class DevClient:
 
     def notification(self, method, timeout=120):
         return self.wait_for(lambda m: m.get("method") == method, timeout, method)
+
+    def stderr_text(self):
+        """What bindery-dev has written to stderr so far (its log)."""
+        return "".join(self.stderr)
 
     def close(self):
         try:

@@ -1139,6 +1139,45 @@ a syntax error fills the compilation buffer and a line of the form; fixed, both 
             (should-not (string-match-p "daemon exited" (bindery-test--text)))))
       (bindery-test--save model original)
       (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil)))))
+;;; Through bindery-dev: a form with children
+
+(ert-deftest bindery-test-zz-dev-loop-children ()
+  "Through bindery-dev, a form with children (the dev-loop package's tabbedApp): a saved edit
+keeps the name typed in a tab, redraws the row the new model makes, drops the row a command
+added, and the form goes on working."
+  (unless (and (getenv "BINDERY_DEV") (getenv "BINDERY_DEV_PACKAGE"))
+    (ert-fail "BINDERY_DEV and BINDERY_DEV_PACKAGE are unset: run this suite through test/run"))
+  (let* ((package (getenv "BINDERY_DEV_PACKAGE"))
+         (tabbed (expand-file-name "Sources/greeter/TabbedAppViewModel.swift" package))
+         (original (with-temp-buffer (insert-file-contents tabbed) (buffer-string)))
+         (edited (replace-regexp-in-string (regexp-quote "\\(title): \\(count)") "\\\\(title) = \\\\(count)" original t))
+         (bindery-command (list (getenv "BINDERY_DEV") "--package-path" package "--product" "greeter"))
+         (bindery-arguments nil)
+         (bindery-test-timeout 120))
+    (should-not (equal edited original))
+    (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil))
+    (unwind-protect
+        (bindery-test--with-forms ((form "tabbedApp"))
+          (with-current-buffer form
+            (bindery-test--wait-text "Summary: Cups: 0")
+            (bindery-test--goto-field "name")
+            (bindery-test--type "Ada")
+            (bindery-test--wait-text "Name: +\\[Ada *\\]\n  Can save: yes")
+            (bindery-test--press "Add")
+            (bindery-test--wait-text "Summary: Counter 2: 0")
+            (bindery-test--press-row "Increment" "Summary: Cups: 0")
+            (bindery-test--wait-text "Summary: Cups: 1")
+            (bindery-test--save tabbed edited)
+            (bindery-test--wait-text "Summary: Cups = 0")
+            (bindery-test--wait (lambda () (not (string-match-p "Counter 2" (bindery-test--text))))
+                                "the added row gone")
+            (should (string-match-p "Name: +\\[Ada *\\]\n  Can save: yes" (bindery-test--text)))
+            (should-not (string-match-p "failed\\|exited" (bindery-test--text)))
+            (bindery-test--press "Add")
+            (bindery-test--wait-text "Summary: Counter 2 = 0")))
+      (bindery-test--save tabbed original)
+      (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil)))))
+
 ;;; Value types (issue 23), against appd
 
 (defvar bindery-test--appd (getenv "APPD")

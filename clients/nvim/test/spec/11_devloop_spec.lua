@@ -27,6 +27,12 @@ local function save(path, text)
   assert(os.rename(temporary, path))
 end
 
+-- What bindery-dev logged (its builds and their times), for a failure's report.
+local function log_tail()
+  local lines = require('bindery.log').lines
+  return '--- bindery-dev\'s log:\n' .. table.concat(vim.list_slice(lines, math.max(1, #lines - 40)), '\n')
+end
+
 T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a syntax error goes to quickfix', function()
   local model = package .. '/Sources/greeter/GreetingViewModel.swift'
   local original = read(model)
@@ -101,5 +107,53 @@ T.test('bindery-dev: a saved edit adds a line and keeps the typed value; a synta
       Greeting: Hello, Ada!]])
   end)
   save(model, original)
-  if not ok then error(err, 0) end
+  if not ok then error(tostring(err) .. '\n' .. log_tail(), 0) end
+end)
+
+-- The line (1-based) of the first line matching a Lua pattern.
+local function find(pattern)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(0, 0, -1, false)) do
+    if line:find(pattern) then return i end
+  end
+  error('no line matches ' .. vim.inspect(pattern), 2)
+end
+
+T.test('bindery-dev: a form with children keeps its tabs and rows across a saved edit', function()
+  local tabbed = package .. '/Sources/greeter/TabbedAppViewModel.swift'
+  local original = read(tabbed)
+  local ok, err = pcall(function()
+    vim.g.bindery_cmd = { dev, '--package-path', package, '--product', 'greeter' }
+    vim.g.bindery_args = {}
+    vim.cmd('BinderyOpen tabbedApp')
+    T.wait(function() return T.text():find('Summary: Cups: 0', 1, true) end, 'the form and its row', 120000)
+    -- A name typed into the profile tab (a child session), a row added on the counters tab.
+    T.cursor(find('^  Name:'), 0)
+    T.input('A')
+    T.type('Ada')
+    T.input('<Esc>')
+    T.wait(function() return T.text():find('  Name: Ada\n  Can save: true', 1, true) end, 'the profile tab\'s canSave')
+    T.cursor(find('^  %[ Add %]'), 3)
+    T.input('<CR>')
+    T.wait(function() return T.text():find('Summary: Counter 2: 0', 1, true) end, 'the added row')
+    T.cursor(find('Summary: Cups: 0'), 4)
+    T.input('<CR>') -- [ Increment ] on the first row
+    T.wait(function() return T.text():find('Summary: Cups: 1', 1, true) end, 'the first row incremented')
+
+    -- A saved edit of the rows' summary: the tabs keep what was typed, the first row is redrawn by
+    -- the new model (its count, an output, starts again from 0), the added row goes.
+    save(tabbed, (original:gsub('"\\%(title%): \\%(count%)"', '"\\(title) = \\(count)"')))
+    T.wait(function() return T.text():find('Summary: Cups = 0', 1, true) end, 'the reloaded row', 60000)
+    T.wait(function() return not T.text():find('Counter 2', 1, true) end, 'the added row gone')
+    T.truthy(T.text():find('  Name: Ada\n  Can save: true', 1, true), 'the name kept')
+    T.truthy(not T.text():find('!!', 1, true), 'no error shown')
+
+    -- The form still works: the tab adds a row, the row counts.
+    T.cursor(find('^  %[ Add %]'), 3)
+    T.input('<CR>')
+    T.wait(function() return T.text():find('Summary: Counter 2 = 0', 1, true) end, 'a row added after the reload')
+  end)
+  save(tabbed, original)
+  if not ok then
+    error(tostring(err) .. '\n--- the form:\n' .. T.text() .. '\n' .. log_tail(), 0)
+  end
 end)
