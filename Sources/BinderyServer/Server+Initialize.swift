@@ -23,6 +23,10 @@ extension Server {
                 table.splicesEnabled = true
                 agreed.append("splices", true)
             }
+            if asked["display"] == .bool(true) {
+                wantsDisplay = true
+                agreed.append("display", true)
+            }
             result.append("capabilities", .object(agreed))
         }
         return .object(result)

@@ -6,7 +6,7 @@ extension Server {
     func invoke(_ params: Params, id: RequestID?, batch: BatchReply?) throws(RPCError) -> Reply {
         let session = try session(params)
         let command = try params.string("command")
-        let arguments = params["args"]
+        let (arguments, text) = try commandArguments(params, session, command: command)
         try checkExpectedRevision(params, session, command: command)
         let limit = options.limits.inFlight
         guard inFlightCount < limit else {
@@ -28,9 +28,15 @@ extension Server {
                 }
             }
         } catch {
+            if let text, let refused = Self.refusedText(text, error, in: session) { throw refused }
             throw .session(session, error)
         }
-        if let outcome = call.immediateOutcome { return reply(session, command, outcome) }
+        if let outcome = call.immediateOutcome {
+            if let text, case .rejected(let error) = outcome, let refused = Self.refusedText(text, error, in: session) {
+                return .error(refused)
+            }
+            return reply(session, command, outcome)
+        }
         call.isPending = true
         call.slot = batch?.reserveSlot()
         inFlightCount += 1

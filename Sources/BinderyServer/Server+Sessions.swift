@@ -64,6 +64,7 @@ extension Server {
         if !children.isEmpty { result.append("children", .object(children)) }
         if key != nil { result.append("reopened", .bool(table.count == sessionsBefore)) }
         if restoringStored, table.count > sessionsBefore { result.append("restored", true) }
+        addingDisplay(to: &result, of: session)
         return .object(result)
     }
 
@@ -104,6 +105,7 @@ extension Server {
         var result: JSONObject = ["revision": .int(session.revision), "state": .object(state(of: session))]
         let children = session.descendantStates()
         if !children.isEmpty { result.append("children", .object(children)) }
+        addingDisplay(to: &result, of: session)
         return .object(result)
     }
 
@@ -121,15 +123,17 @@ extension Server {
             throw .session(session, .unknownField(unknown, known: session.type.memberNames))
         }
         let state = hub.isShared ? hub.observe(self, session, names) : session.observe(names)
-        return ["revision": .int(session.revision), "state": .object(state)]
+        var result: JSONObject = ["revision": .int(session.revision), "state": .object(state)]
+        addingDisplay(to: &result, of: session)
+        return .object(result)
     }
 
     /// `setField` {session, field, value} -> {revision}
-    /// `setField` {session, field, value, expectedRevision?} -> {revision}: the revision this write produced.
+    /// `setField` {session, field, value | text, expectedRevision?} -> {revision}: the revision this write produced.
     func setField(_ params: Params) throws(RPCError) -> Int {
         let session = try session(params)
         let field = try params.string("field")
-        let value = try params.value("value")
+        let (value, text) = try fieldValue(params, session, field: field)
         try checkExpectedRevision(params, session, field: field)
         do {
             // True when the value is not echoed to this client: the others must be told it.
@@ -137,6 +141,7 @@ extension Server {
                 hub.recordWrite(session, field: field, value: value, by: self)
             }
         } catch {
+            if let text, let refused = Self.refusedText(text, error, in: session) { throw refused }
             throw .session(session, error)
         }
         store?.sessionChanged(session)

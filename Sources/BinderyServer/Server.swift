@@ -26,6 +26,8 @@ public final class Server {
     var attached: Set<Int> = []
     /// Whether this client can apply list splices (`initialize` capabilities).
     var wantsSplices = false
+    /// Whether this client asked for `display` (see Server+Text).
+    var wantsDisplay = false
 
     var options: ServerOptions { hub.options }
     var serverInfo: (name: String, version: String) { hub.serverInfo }
@@ -257,18 +259,19 @@ public final class Server {
     /// per client, so the envelope is not built as a JSONValue first.
     static func didChangeBytes(session: Int, revision: Int, changes: JSONObject, splices: JSONObject,
                                children: JSONObject = JSONObject(), detached: [Int] = [],
-                               cause: RequestID?) -> [UInt8] {
+                               cause: RequestID?, display: JSONObject? = nil) -> [UInt8] {
         var arrays = JSONWriter.ArrayBytes()
         return JSONWriter.bytes { output in
             writeDidChange(session: session, revision: revision, changes: changes, splices: splices,
-                           children: children, detached: detached, cause: cause, to: &output, arrays: &arrays)
+                           children: children, detached: detached, cause: cause, display: display,
+                           to: &output, arrays: &arrays)
         }
     }
 
     /// Writes the `didChange` that ``didChangeBytes(session:revision:changes:splices:children:detached:cause:)``
     /// makes; a list in `changes` already written with the same `arrays` is copied, not written again.
     static func writeDidChange(session: Int, revision: Int, changes: JSONObject, splices: JSONObject,
-                               children: JSONObject, detached: [Int], cause: RequestID?,
+                               children: JSONObject, detached: [Int], cause: RequestID?, display: JSONObject? = nil,
                                to output: inout JSONWriter.Output, arrays: inout JSONWriter.ArrayBytes) {
         output.append(#"{"jsonrpc":"2.0","method":"didChange","params":{"session":"#)
         output.write(session)
@@ -291,6 +294,10 @@ public final class Server {
         if let cause {
             output.append(#","cause":"#)
             output.write(cause.json)
+        }
+        if let display {
+            output.append(#","display":"#)
+            output.write(.object(display))
         }
         output.append("}}")
     }

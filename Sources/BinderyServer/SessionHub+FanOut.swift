@@ -71,11 +71,12 @@ extension SessionHub {
             let client = list[0].client
             guard !client.isClosed else { return }
             let cause = item.origin == client.clientNumber ? item.cause : nil
+            let (children, display) = displayed(item.children, item.changes, of: session, for: client)
             var arrays = JSONWriter.ArrayBytes()
             client.connection.send { output in
                 Server.writeDidChange(session: session.id, revision: session.revision, changes: item.changes,
-                                      splices: item.splices, children: item.children, detached: item.detached,
-                                      cause: cause, to: &output, arrays: &arrays)
+                                      splices: item.splices, children: children, detached: item.detached,
+                                      cause: cause, display: display, to: &output, arrays: &arrays)
             }
             return
         }
@@ -88,7 +89,7 @@ extension SessionHub {
             let isOrigin = item.origin == client.clientNumber
             let cause = isOrigin ? item.cause : nil
             let addsWrites = written.map { $0.writer != client.clientNumber } ?? false
-            let key = SharedKey(addsWrites: addsWrites, splices: client.wantsSplices)
+            let key = SharedKey(addsWrites: addsWrites, splices: client.wantsSplices, display: client.wantsDisplay)
             if attachment.observed == nil, cause == nil, let bytes = shared[key] {
                 client.connection.send(bytes)
                 continue
@@ -106,9 +107,10 @@ extension SessionHub {
                 changes = Self.filter(changes, to: observed)
                 splices = Self.filter(splices, to: observed)
             }
+            let (children, display) = displayed(item.children, changes, of: session, for: client)
             let bytes = Server.didChangeBytes(session: session.id, revision: session.revision, changes: changes,
-                                              splices: splices, children: item.children, detached: item.detached,
-                                              cause: cause)
+                                              splices: splices, children: children, detached: item.detached,
+                                              cause: cause, display: display)
             if attachment.observed == nil, cause == nil { shared[key] = bytes }
             client.connection.send(bytes)
         }
@@ -117,6 +119,16 @@ extension SessionHub {
     private struct SharedKey: Hashable {
         let addsWrites: Bool
         let splices: Bool
+        let display: Bool
+    }
+
+    /// The children entries and the `display` a client that asked for display is sent with
+    /// `changes` (every such didChange carries one, empty or not); nil display, and the entries as
+    /// they are, for a client that did not ask.
+    private func displayed(_ children: JSONObject, _ changes: JSONObject, of session: Session,
+                           for client: Server) -> (children: JSONObject, display: JSONObject?) {
+        guard client.wantsDisplay else { return (children, nil) }
+        return (children.isEmpty ? children : addingDisplay(toChildren: children), session.type.display(of: changes))
     }
 
     /// `changes` with `more` added, in the type's declaration order (members already there win).
@@ -144,10 +156,18 @@ extension SessionHub {
         table.forEachChangeSet { session, cause, found in
             guard !client.isClosed else { return }
             if arrays == nil { arrays = JSONWriter.ArrayBytes() }
+            guard client.wantsDisplay else {
+                return client.connection.send { output in
+                    Server.writeDidChange(session: session.id, revision: session.revision, changes: found.changes,
+                                          splices: found.splices, children: found.children, detached: found.detached,
+                                          cause: cause, to: &output, arrays: &arrays!)
+                }
+            }
+            let (children, display) = displayed(found.children, found.changes, of: session, for: client)
             client.connection.send { output in
                 Server.writeDidChange(session: session.id, revision: session.revision, changes: found.changes,
-                                      splices: found.splices, children: found.children, detached: found.detached,
-                                      cause: cause, to: &output, arrays: &arrays!)
+                                      splices: found.splices, children: children, detached: found.detached,
+                                      cause: cause, display: display, to: &output, arrays: &arrays!)
             }
         }
     }
