@@ -7,7 +7,9 @@ extension Server {
     /// that cannot be read, or that reads as a value the field refuses, is `-32602` with
     /// `{field, text, expected}`, and nothing is written.
     func fieldValue(_ params: Params, _ session: Session, field: String) throws(RPCError) -> (value: JSONValue, text: String?) {
-        guard params["value"] == nil, case .string(let text)? = params["text"] else { return (try params.value("value"), nil) }
+        // One lookup on the hot path: a write with a value.
+        if let value = params["value"] { return (value, nil) }
+        guard case .string(let text)? = params["text"] else { return (try params.value("value"), nil) }
         guard let type = session.type.valueType(ofMember: field) else {
             throw .session(session, .unknownField(field, known: session.type.memberNames))
         }
@@ -20,7 +22,8 @@ extension Server {
 
     /// The arguments an `invoke` carries: its `args`, or its `text` read as the command's argument type.
     func commandArguments(_ params: Params, _ session: Session, command: String) throws(RPCError) -> (value: JSONValue?, text: String?) {
-        guard params["args"] == nil, case .string(let text)? = params["text"] else { return (params["args"], nil) }
+        if let arguments = params["args"] { return (arguments, nil) }
+        guard case .string(let text)? = params["text"] else { return (nil, nil) }
         guard session.type.commandNames.contains(command) else {
             throw .session(session, .unknownCommand(command, known: session.type.commandNames))
         }
