@@ -56,14 +56,18 @@ class Wire:
         self.process.stdin.flush()
         return self.next_id
 
-    def wait(self, request: int) -> Any:
-        """Reads until ``request`` is answered; its result (an error fails)."""
+    def wait(self, request: int, fails: bool = False) -> Any:
+        """Reads until ``request`` is answered; its result (an error fails), or with ``fails`` its
+        error (a result fails)."""
         assert self.process.stdout is not None
         while request not in self.answers:
             line = self.process.stdout.readline()
             assert line, "%s closed its stdout" % self.daemon
             self._read(json.loads(line))
         answer = self.answers.pop(request)
+        if fails:
+            assert "error" in answer, "%s answered %s, not an error" % (self.daemon, answer)
+            return answer["error"]
         assert "error" not in answer, "%s answered %s" % (self.daemon, answer["error"])
         return answer["result"]
 
@@ -110,14 +114,18 @@ class Wire:
     def set(self, session: int, field: str, value: Any) -> None:
         self.request("setField", {"session": session, "field": field, "value": value})
 
-    def invoke(self, session: int, command: str, args: Any = None, advance: Optional[int] = None) -> Any:
-        """Runs a command; ``advance``: ms of virtual clock to move while it waits on it."""
+    def invoke(self, session: int, command: str, args: Any = None, advance: Optional[int] = None,
+               fails: bool = False) -> Any:
+        """Runs a command; ``advance``: ms of virtual clock to move while it waits on it; ``fails``:
+        it throws (its error is returned: no result was sent)."""
         params: Dict[str, Any] = {"session": session, "command": command}
         if args is not None:
             params["args"] = args
         request = self.start("invoke", params)
         if advance is not None:
             self.advance(advance)
+        if fails:
+            return self.wait(request, fails=True)
         result = self.wait(request)["result"]
         self._record(session, "result", command, result)
         return result

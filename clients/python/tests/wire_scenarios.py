@@ -22,9 +22,11 @@ def email(w: Wire) -> None:
 
 def survey(w: Wire) -> None:
     s = w.open("survey")
-    for field, value in [("name", "Ada"), ("yearsOfExperience", 3), ("isCurrentEmployer", True),
-                         ("approxSalary", 45000), ("comments", "none"), ("comments", None)]:
+    for field, value in [("name", "Ada"), ("companyName", "Analytical Engines"), ("yearsOfExperience", 3),
+                         ("isCurrentEmployer", True), ("approxSalary", 45000), ("comments", "none")]:
         w.set(s, field, value)
+    w.read_state(s)  # the values just set, as the daemon sends them
+    w.set(s, "comments", None)
 
 
 def login(w: Wire) -> None:
@@ -32,6 +34,8 @@ def login(w: Wire) -> None:
     w.set(s, "firstName", "Ada")
     w.set(s, "lastName", "Lovelace")
     w.invoke(s, "login", advance=1500)  # the fake API answers after 1.5 s: loggedInUser, a result
+    w.set(s, "firstName", "Mallory")
+    w.invoke(s, "login", advance=1500, fails=True)  # refused: errorMessage
 
 
 def package(w: Wire) -> None:
