@@ -42,6 +42,17 @@ def drop_member(type_name: str, member: str) -> Callable[[Type], bool]:
     return change
 
 
+def drop_field(type_name: str, field: str) -> Callable[[Type], bool]:
+    """Drops a field or output from a view model's schema (a schema is among the type objects:
+    its ``type`` is its name)."""
+    def change(t: Type) -> bool:
+        if t.get("type") != type_name or "fields" not in t:
+            return False
+        t["fields"] = [f for f in t["fields"] if f["name"] != field]
+        return True
+    return change
+
+
 def drop_case(case: str) -> Callable[[Type], bool]:
     """Drops an enum's case, or a union's."""
     def change(t: Type) -> bool:

@@ -104,7 +104,7 @@ class Wire:
         if args is not None:
             params["args"] = args
         result = self.request("session/open", params)
-        session = result["session"]
+        session = int(result["session"])
         self.types[session] = type_name
         self.states[session] = dict(result["state"])
         self._record(session, "state", None, result["state"])

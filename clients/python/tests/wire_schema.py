@@ -35,7 +35,7 @@ def problems(value: Any, t: Type, path: str = "$") -> List[str]:
         return [] if t.get("nullable") or kind == "any" else ["%s: null, but the schema's %s is not nullable" % (path, kind)]
     if kind == "any":
         return []
-    check = CHECKS.get(kind)
+    check = CHECKS.get(kind) if isinstance(kind, str) else None
     if check is None:
         return ["%s: the schema's type %r is none protocol.md lists" % (path, kind)]
     return check(value, t, path)
@@ -160,7 +160,8 @@ def state_members(schema: Dict[str, Any]) -> Dict[str, Type]:
 def member_type(schema: Dict[str, Any], seen: Seen) -> Optional[Type]:
     """The type object a result is described by (None: the command has no result)."""
     command = next(c for c in schema["commands"] if c["name"] == seen.member)
-    return command.get("result")
+    result: Optional[Type] = command.get("result")
+    return result
 
 
 def seen_problems(schemas: Dict[str, Dict[str, Any]], seen: Seen) -> Iterator[str]:
