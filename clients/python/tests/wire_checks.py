@@ -5,8 +5,9 @@ The generated types are the typed sessions' native ones (a date is a ``datetime`
 each value is first read as the clients read it — bindery.values.decode for Python, bindery-client's
 decodeValue for TypeScript (clients/node/test-support/native-literals.js) — then written as source.
 A state is assigned to ``<Type>State``, a change set to ``<Type>Changes`` (TypeScript:
-``Partial<<Type>State>``), a command's result to what its generated method returns. One
-assignment per line, so an error's line names the value.
+``Partial<<Type>State>``), a command's result to what its generated method returns, a splice's
+inserted elements to a list of its member's elements. One assignment per line, so an error's line
+names the value.
 """
 from __future__ import annotations
 
@@ -81,6 +82,11 @@ def entries(seen: List[Seen], schemas: List[Dict[str, Any]], codegen: ModuleType
             py = codegen.py_type(model, result) if result else "None"
             ts = "Awaited<ReturnType<G.%sSession[%s]>>" % (base, json.dumps(model.command_method(command, False)))
             found.append(Entry(value, py, ts, None, result))
+        elif value.where == "splice":  # the inserted elements, as a list of the member's elements
+            items = state_members(schema)[value.member or ""]["items"]
+            ts = "Element<G.%sState[%s]>[]" % (base, json.dumps(value.member))
+            found.append(Entry(value, "List[%s]" % codegen.py_type(model, items), ts, None,
+                               {"type": "array", "items": items, "nullable": False}))
         else:
             py = base + ("State" if value.where == "state" else "Changes")
             ts = "G.%sState" % base if value.where == "state" else "Partial<G.%sState>" % base
@@ -110,7 +116,8 @@ def typescript_source(module: str, found: List[Entry], node_literals: str) -> st
                           timeout=60, check=True)
     expressions = iter(json.loads(done.stdout))
     lines = ["// Values binderyd / appd sent, assigned to the types bindery-codegen generated for them.",
-             "import type * as G from %s;" % json.dumps(module), ""]
+             "import type * as G from %s;" % json.dumps(module),
+             "type Element<L> = NonNullable<L> extends Iterable<infer T> ? T : never; // a list's or set's", ""]
     for number, entry in enumerate(found):
         if entry.members is None:
             text = next(expressions)

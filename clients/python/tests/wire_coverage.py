@@ -83,6 +83,10 @@ def unreached(schemas: Dict[str, Dict[str, Any]], seen: List[Seen]) -> Set[str]:
         if value.where == "result":
             command = next(c for c in schema["commands"] if c["name"] == value.member)
             reached(value.value, command.get("result"), "%s.%s()" % (value.type, value.member), found)
+        elif value.where == "splice":
+            items = state_members(schema)[value.member or ""]["items"]
+            for item in value.value:
+                reached(item, items, "%s.%s[]" % (value.type, value.member), found)
         else:
             members = state_members(schema)
             for name, item in value.value.items():

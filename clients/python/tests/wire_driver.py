@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Optional, Set
 @dataclass
 class Seen:
     """One value a daemon sent: ``where`` is "state" (a whole state), "change" (a didChange's
-    changes) or "result" (``member`` is then the command)."""
+    changes), "result" (``member`` is then the command) or "splice" (the elements a splice of list
+    ``member`` inserted)."""
     daemon: str
     type: str
     where: str
@@ -29,9 +30,10 @@ class Seen:
 
 class Wire:
     """One daemon over stdio; requests go one at a time, except ``start`` (answered by a later
-    ``clock/advance``)."""
+    ``clock/advance``). With ``splices``, the client takes the capability, so a list that kept some
+    of its elements comes as a splice: its inserted elements are recorded as a Seen "splice"."""
 
-    def __init__(self, daemon: str, path: str) -> None:
+    def __init__(self, daemon: str, path: str, splices: bool = False) -> None:
         self.daemon = daemon
         self.process = subprocess.Popen([path, "--deterministic"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, encoding="utf-8")
@@ -41,6 +43,9 @@ class Wire:
         self.answers: Dict[int, Dict[str, Any]] = {}
         self.gone: Set[int] = set()  # sessions closed or detached
         self.next_id = 0
+        if splices:
+            agreed = self.request("initialize", {"capabilities": {"splices": True}})["capabilities"]
+            assert agreed == {"splices": True}, agreed
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -87,6 +92,13 @@ class Wire:
         if params.get("changes"):
             self._record(session, "change", None, params["changes"])
             self.states[session].update(params["changes"])
+        for member, splice in (params.get("splices") or {}).items():
+            self._record(session, "splice", member, [item for op in splice["ops"] for item in op["insert"]])
+            value = list(self.states[session][member])
+            for op in splice["ops"]:
+                value[op["at"]:op["at"] + op["delete"]] = op["insert"]
+            assert len(value) == splice["length"], "a splice that does not fit: %s" % splice
+            self.states[session][member] = value
 
     def _children(self, children: Dict[str, Any]) -> None:
         for key, child in children.items():

@@ -6,6 +6,7 @@ with payloads moved to other cases, rows and children made. One function per typ
 from __future__ import annotations
 
 import functools
+import itertools
 from typing import Any, Callable, Dict, List, Tuple
 
 from wire_driver import Seen, Wire
@@ -189,13 +190,13 @@ SCENARIOS: Dict[str, Dict[str, Scenario]] = {
 
 @functools.lru_cache(maxsize=None)
 def collect(daemon: str, path: str) -> Tuple[List[Dict[str, Any]], List[Seen]]:
-    """Runs every scenario of ``daemon`` (one fresh daemon each); returns the daemon's schemas
-    (viewModels/describe) and every value it sent. Once per daemon and test run (cached): the
-    tests only read them."""
+    """Runs every scenario of ``daemon`` (one fresh daemon each), without and with the splices
+    capability; returns the daemon's schemas (viewModels/describe) and every value it sent. Once
+    per daemon and test run (cached): the tests only read them."""
     seen: List[Seen] = []
     schemas: List[Dict[str, Any]] = []
-    for name, scenario in SCENARIOS[daemon].items():
-        wire = Wire(daemon, path)
+    for (name, scenario), splices in itertools.product(SCENARIOS[daemon].items(), (False, True)):
+        wire = Wire(daemon, path, splices)
         try:
             if not schemas:
                 schemas = wire.request("viewModels/describe", {})["viewModels"]

@@ -179,6 +179,14 @@ def seen_problems(schemas: Dict[str, Dict[str, Any]], seen: Seen) -> Iterator[st
         yield from ("%s: %s" % (seen, p) for p in problems(seen.value, t))
         return
     members = state_members(schema)
+    if seen.where == "splice":
+        t = members.get(seen.member or "")
+        if t is None or t.get("type") != "array":
+            yield "%s: a splice of a member the schema has no list for: %s" % (seen, t)
+            return
+        for index, item in enumerate(seen.value):
+            yield from ("%s: %s" % (seen, p) for p in problems(item, t["items"], "$.%s+[%d]" % (seen.member, index)))
+        return
     if seen.where == "state":
         yield from ("%s: %s: a member of the schema, not in the state" % (seen, name)
                     for name in members if name not in seen.value)
