@@ -1,8 +1,9 @@
 """Every schema describes exactly what its daemon sends (issue 33: "a schema must describe exactly
 what goes on the wire").
 
-Every view model type of binderyd and appd is opened and driven a little (wire_scenarios.py); every
-state, change set and command result the daemon sent, read off the wire as sent (wire_driver.py),
+Every view model type of binderyd and appd is opened and driven a little (wire_scenarios.py), with
+and without list splices; every state, change set, splice and command result the daemon sent, read
+off the wire as sent (wire_driver.py),
 is checked against its member's type object from viewModels/describe by a validator written for
 this test (wire_schema.py): members, required members, elements, dictionary values, payloads,
 enum and union cases, string formats, child view models. Schemas doctored to list less than is sent

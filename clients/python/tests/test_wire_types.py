@@ -2,9 +2,9 @@
 sent (issue 33: "bindery-codegen's types must accept every value the daemon sends").
 
 bindery-codegen generates Python and TypeScript from the live binderyd and appd into a temporary
-folder; every state, change set and command result the daemons sent while test_wire_schemas.py's
-scenarios ran (wire_scenarios.collect) is written as a literal of its native form and assigned to
-its generated type (wire_checks.py); ``mypy --strict`` and ``tsc --strict`` must accept them all.
+folder; every state, change set, splice and command result the daemons sent while
+test_wire_schemas.py's scenarios ran (wire_scenarios.collect) is written as a literal of its
+native form and assigned to its generated type (wire_checks.py); ``mypy --strict`` and ``tsc --strict`` must accept them all.
 The same values against types generated from schemas doctored to leave a struct's member out
 (wire_doctored.py) must be rejected, on exactly the lines whose value has that member.
 """
