@@ -11,7 +11,7 @@ enum and union cases, string formats, child view models. Schemas doctored to lis
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 
@@ -29,7 +29,7 @@ def daemon(request: pytest.FixtureRequest, daemon_path: str, appd_path: str) -> 
     return str(request.param)
 
 
-def sent(daemon: str, daemon_path: str, appd_path: str) -> "tuple[List[Dict[str, Any]], List[Seen]]":
+def sent(daemon: str, daemon_path: str, appd_path: str) -> Tuple[List[Dict[str, Any]], List[Seen]]:
     return collect(daemon, daemon_path if daemon == "binderyd" else appd_path)
 
 
@@ -67,7 +67,7 @@ def test_the_scenarios_reach_every_case_optional_and_nullable(daemon: str, daemo
 
 # The same check on schemas doctored to describe something else than is sent.
 
-DOCTORINGS: Dict[str, List["tuple[str, Callable[[Dict[str, Any]], bool], str]"]] = {
+DOCTORINGS: Dict[str, List[Tuple[str, Callable[[Dict[str, Any]], bool], str]]] = {
     "binderyd": [("a struct missing a member", wire_doctored.drop_member("User", "authToken"),
                   ".authToken: sent, but not among the schema's members ['firstName', 'lastName']"),
                  ("a view model missing an output", wire_doctored.drop_field("email", "isValid"),

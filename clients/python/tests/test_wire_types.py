@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 import pytest
 
@@ -33,7 +33,7 @@ NODE_LITERALS = os.path.join(NODE, "test-support", "native-literals.js")
 TSC_ARGS = ["--strict", "--noEmit", "--pretty", "false", "--module", "node16", "--moduleResolution", "node16",
             "--target", "es2022", "--lib", "es2022,dom", os.path.join(NODE, "test", "typecheck", "node-shim.d.ts")]
 #: Per check file: the entries written into it, and the member whose values must be errors (None: none).
-Checks = Dict[str, Tuple[List[Entry], "str | None"]]
+Checks = Dict[str, Tuple[List[Entry], Optional[str]]]
 
 
 def generate(out: Path, stem: str, *source: str) -> None:
