@@ -131,12 +131,6 @@ extension ValueCatalogueViewModel: ViewModel {
             Field("timeout", \.timeout)
             Output("lastError", \.lastError)
             Output("pair", \.pair)
-            Field("style", \.style)
-            Field("span", \.span)
-            Field("distance", \.distance)
-            Output("fetch", \.fetch)
-            Output("counts", \.counts)
-            Output("owner", \.owner)
             Command("reset") { $0.reset() }
         }
     }

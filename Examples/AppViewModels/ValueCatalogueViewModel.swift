@@ -27,25 +27,6 @@ enum Shape: Equatable, Decodable {
     case rectangle(Double, Double)
 }
 
-/// Text styles, as an editor keeps them: an OptionSet, shown as its raw value.
-struct TextStyle: OptionSet {
-    let rawValue: Int
-    static let bold = TextStyle(rawValue: 1)
-    static let italic = TextStyle(rawValue: 2)
-}
-
-/// A result generic over what was fetched.
-enum Fetch<Value> {
-    case loaded(Value)
-    case failed(String)
-}
-
-/// The owner of a list, as a Codable class.
-final class Owner: Codable {
-    var name: String
-    init(name: String) { self.name = name }
-}
-
 struct CatalogueError: LocalizedError {
     var errorDescription: String? { "Something went wrong" }
 }
@@ -71,16 +52,9 @@ class ValueCatalogueViewModel {
     var timeout: Duration = .milliseconds(1500)
     private(set) var lastError: Error? = CatalogueError()
     var pair: (width: Int, height: Int) { (3, 4) }
-    var style: TextStyle = [.bold]
-    var span = NSRange(location: 0, length: 3)
-    var distance = Measurement(value: 5, unit: UnitLength.kilometers)
-    private(set) var fetch: Fetch<[Tag]> = .loaded([Tag(name: "home", colour: "green")])
-    private(set) var counts: [Priority: Int] = [.low: 1, .high: 3]
-    private(set) var owner = Owner(name: "Ada")
 
     func reset() {
         price = 0
         shape = .point
-        fetch = .failed("offline")
     }
 }

@@ -147,9 +147,7 @@ def value_catalogue(w: Wire) -> None:
                          ("selection", [9, 3]), ("tags", ["z", "y"]), ("scores", {"c": 3}), ("priority", "high"),
                          ("shape", {"case": "rectangle", "_0": 2, "_1": 3}),
                          ("labels", [{"name": "work", "colour": "blue"}, {"name": "home", "colour": "green"}]),
-                         ("context", {"3": ["a", "b"]}), ("bigCount", -5), ("ratio", 0.25), ("timeout", 2.5),
-                         ("style", 3), ("span", [2, 5]),
-                         ("distance", {"value": 1.5, "unit": {"symbol": "m", "converter": {"coefficient": 1.0, "constant": 0.0}}})]:
+                         ("context", {"3": ["a", "b"]}), ("bigCount", -5), ("ratio", 0.25), ("timeout", 2.5)]:
         w.set(s, field, value)
     w.read_state(s)  # the values just set, as the daemon sends them
     w.invoke(s, "reset")
