@@ -206,3 +206,17 @@ extension QuoteFeedViewModel: ViewModel {
         }
     }
 }
+
+extension RareValuesViewModel: ViewModel {
+    static var exposure: Exposure<RareValuesViewModel> {
+        Exposure {
+            Field("style", \.style)
+            Field("span", \.span)
+            Field("distance", \.distance)
+            Output("fetch", \.fetch)
+            Output("counts", \.counts)
+            Output("owner", \.owner)
+            Command("fail") { $0.fail() }
+        }
+    }
+}

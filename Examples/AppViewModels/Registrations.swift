@@ -27,6 +27,7 @@ public enum ExampleViewModels {
         registry.register("stopwatch") { _ in StopwatchViewModel() }
         registry.register("import") { _ in ImportViewModel() }
         registry.register("valueCatalogue") { _ in ValueCatalogueViewModel() }
+        registry.register("rareValues") { _ in RareValuesViewModel() }
         registry.register("tabbedApp") { context in TabbedAppViewModel(clock: context.dependencies.clock) }
         registry.register("quoteFeed") { context in QuoteFeedViewModel(feed: QuoteFeed(clock: context.dependencies.clock)) }
     }

@@ -153,6 +153,15 @@ def value_catalogue(w: Wire) -> None:
     w.invoke(s, "reset")
 
 
+def rare_values(w: Wire) -> None:
+    s = w.open("rareValues")
+    for field, value in [("style", 3), ("span", [2, 5]),
+                         ("distance", {"value": 1.5, "unit": {"symbol": "m", "converter": {"coefficient": 1.0, "constant": 0.0}}})]:
+        w.set(s, field, value)
+    w.read_state(s)
+    w.invoke(s, "fail")
+
+
 def tabbed_app(w: Wire) -> None:
     s = w.open("tabbedApp")
     w.set(s, "selectedTab", "profile")
@@ -183,7 +192,8 @@ SCENARIOS: Dict[str, Dict[str, Scenario]] = {
     "binderyd": {"email": email, "survey": survey, "login": login, "package": package, "element": element,
                  "movieList": movie_list, "addMovie": add_movie, "bottomBar": bottom_bar},
     "appd": {"todoList": todo_list, "settings": settings, "search": search, "order": order, "favorites": favorites,
-             "stopwatch": stopwatch, "import": import_, "valueCatalogue": value_catalogue, "tabbedApp": tabbed_app,
+             "stopwatch": stopwatch, "import": import_, "valueCatalogue": value_catalogue, "rareValues": rare_values,
+             "tabbedApp": tabbed_app,
              "quoteFeed": quote_feed},
 }
 
