@@ -60,8 +60,14 @@ extension Transcript {
     /// differed instead of failing the test.
     @MainActor
     public func report(against registry: ViewModelRegistry, serverInfo: (name: String, version: String)? = nil) async throws -> ReplayReport {
+        try await ReplayTurns.take { try await reportInTurn(against: registry, serverInfo: serverInfo) }
+    }
+
+    /// ``report(against:serverInfo:)`` for a caller that holds the replays' turn (ReplayTurns).
+    @MainActor
+    func reportInTurn(against registry: ViewModelRegistry, serverInfo: (name: String, version: String)? = nil) async throws -> ReplayReport {
         let peer = try peer(registry, serverInfo)
-        return await ReplayTurns.take { await onTheClock { await Replayer.compare(self, with: peer()) } }
+        return await onTheClock { await Replayer.compare(self, with: peer()) }
     }
 
     /// Record mode's work: this transcript with the `out` lines the view models give now.

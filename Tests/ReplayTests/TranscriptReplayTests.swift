@@ -44,20 +44,24 @@ import Testing
 @MainActor @Suite struct SerialReplayTests {
     @Test func aViewModelsOwnTasksKeepTimeWhileThePoolIsBusy() async throws {
         let transcript = try Transcript("../Transcripts/cause-until-answered.jsonl")
-        let flags = Flags()
-        // More blockers than the pool has threads; each holds its thread until told to stop, or for
-        // 5 s at most (so that without SerialJobs this fails with a diff rather than hanging).
-        let blockers = (0..<(2 * ProcessInfo.processInfo.activeProcessorCount)).map { _ in
-            Task.detached {
-                flags.started.add(1, ordering: .sequentiallyConsistent)
-                let end = ContinuousClock.now + .seconds(5)
-                while !flags.stop.load(ordering: .sequentiallyConsistent), ContinuousClock.now < end { usleep(1000) }
+        // In the replays' turn, so that no other replay routes these blockers to the main actor.
+        let report = try await ReplayTurns.take {
+            let flags = Flags()
+            // More blockers than the pool has threads; each holds its thread until told to stop, or for
+            // 5 s at most (so that without SerialJobs this fails with a diff rather than hanging).
+            let blockers = (0..<(2 * ProcessInfo.processInfo.activeProcessorCount)).map { _ in
+                Task.detached {
+                    flags.started.add(1, ordering: .sequentiallyConsistent)
+                    let end = ContinuousClock.now + .seconds(5)
+                    while !flags.stop.load(ordering: .sequentiallyConsistent), ContinuousClock.now < end { usleep(1000) }
+                }
             }
+            while flags.started.load(ordering: .sequentiallyConsistent) < ProcessInfo.processInfo.activeProcessorCount { usleep(1000) }
+            let report = try await transcript.reportInTurn(against: TranscriptReplayTests.registry(for: transcript))
+            flags.stop.store(true, ordering: .sequentiallyConsistent)
+            for blocker in blockers { await blocker.value }
+            return report
         }
-        while flags.started.load(ordering: .sequentiallyConsistent) < ProcessInfo.processInfo.activeProcessorCount { usleep(1000) }
-        let report = try await transcript.report(against: TranscriptReplayTests.registry(for: transcript))
-        flags.stop.store(true, ordering: .sequentiallyConsistent)
-        for blocker in blockers { await blocker.value }
         #expect(report.passed, "\(report)")
     }
 }
