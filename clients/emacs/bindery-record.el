@@ -2,14 +2,13 @@
 
 ;;; Commentary:
 
-;; M-x bindery-record starts recording every message Emacs and the daemon
-;; exchange; M-x bindery-record again stops and writes them to the file
-;; it asked for, as a transcript (protocol.md, "Transcripts") that
-;; BinderyTesting's Transcript.replay or bindery-replay replays against a
-;; fresh daemon.  The connection's opening (initialize) is kept aside as it
-;; happens and starts every recording, so a replay asks for the same
-;; capabilities.  A replay's daemon is fresh, its first session is 1:
-;; start recording before you open the form.  Stopping waits (up to 2 s)
+;; M-x bindery-record starts a recording of the exchange with the daemon;
+;; M-x bindery-record again stops and writes it to the file it asked for,
+;; as a transcript (protocol.md, "Transcripts") that BinderyTesting's
+;; Transcript.replay or bindery-replay replays against a fresh daemon.
+;; Because a replay's daemon is fresh, a recording holds the exchange from
+;; the daemon's start (initialize, each form's session/open) up to the
+;; stop: a form already open can be recorded.  Stopping waits (up to 2 s)
 ;; for the answers to requests already sent.
 ;;
 ;; What is sent is encoded again as jsonrpc.el encodes it (the same
@@ -22,30 +21,33 @@
 (require 'jsonrpc)
 (require 'bindery-daemon)
 
-(defvar bindery-record--opening nil
-  "The current connection's initialize exchange, newest first: (DIRECTION . TEXT).")
-(defvar bindery-record--opening-done nil
-  "Non-nil once the initialize answer has come.")
+(defconst bindery-record--kept 50000
+  "Messages kept per connection; past that the start is lost, and stopping says so.")
+(defvar bindery-record--log nil
+  "The connection's exchange, newest first: (DIRECTION . TEXT).")
+(defvar bindery-record--count 0
+  "How many messages `bindery-record--log' holds.")
+(defvar bindery-record--lost nil
+  "Non-nil once the log has lost its start.")
 (defvar bindery-record--daemon nil
   "The daemon's name, from its initialize answer.")
-(defvar bindery-record--lines nil
-  "Messages recorded since `bindery-record-start', newest first.")
 (defvar bindery-record--file nil
   "The file being recorded to, or nil when not recording.")
 
 (defun bindery-record--note (direction text)
   "Keep TEXT, sent (DIRECTION `in') or received (`out')."
   (when (and (eq direction 'in) (string-match-p "\"method\":\"initialize\"" text))
-    (setq bindery-record--opening nil bindery-record--opening-done nil
+    (setq bindery-record--log nil bindery-record--count 0 bindery-record--lost nil
           bindery-record--daemon nil))
-  (cond
-   ((not bindery-record--opening-done)
-    (push (cons direction text) bindery-record--opening)
-    (when (and (eq direction 'out) (string-match "\"serverInfo\":{[^}]*\"name\":\"\\([^\"]*\\)\"" text))
-      (setq bindery-record--daemon (match-string 1 text)
-            bindery-record--opening-done t)))
-   (bindery-record--file
-    (push (cons direction text) bindery-record--lines))))
+  (push (cons direction text) bindery-record--log)
+  (cl-incf bindery-record--count)
+  (when (> bindery-record--count bindery-record--kept)
+    (setq bindery-record--log (butlast bindery-record--log (- bindery-record--count bindery-record--kept))
+          bindery-record--count bindery-record--kept
+          bindery-record--lost t))
+  (when (and (eq direction 'out) (not bindery-record--daemon)
+             (string-match "\"serverInfo\":{[^}]*\"name\":\"\\([^\"]*\\)\"" text))
+    (setq bindery-record--daemon (match-string 1 text))))
 
 (cl-defmethod jsonrpc-connection-send :after ((_conn bindery--connection) &rest args)
   "Note the message ARGS that went to the daemon, as jsonrpc.el encoded it."
@@ -66,7 +68,7 @@
 (defun bindery-record--unanswered ()
   "Whether a request recorded since the start has no answer recorded yet."
   (let ((asked nil) (answered nil))
-    (dolist (line bindery-record--lines)
+    (dolist (line bindery-record--log)
       (let ((message (ignore-errors (json-parse-string (cdr line) :object-type 'plist))))
         (when (and (consp message) (plist-get message :id))
           (if (eq (car line) 'in)
@@ -89,14 +91,13 @@
 (defun bindery-record-start (file)
   "Record the exchange with the daemon until `bindery-record-stop', for FILE."
   (interactive (list (read-file-name "Record the session to: " nil nil nil "session.jsonl")))
-  (setq bindery-record--file (expand-file-name file)
-        bindery-record--lines nil)
+  (setq bindery-record--file (expand-file-name file))
   (message "Bindery: recording to %s (M-x bindery-record to stop)" bindery-record--file))
 
 ;;;###autoload
 (defun bindery-record-stop ()
   "Write what was recorded since `bindery-record-start'; return the file.
-The file is a transcript: a header, then the opening, then the messages."
+The file is a transcript: a header, then the exchange since the daemon started."
   (interactive)
   (unless bindery-record--file (user-error "Bindery: not recording (M-x bindery-record)"))
   ;; Requests already sent get their answers in the recording (a form killed just before).
@@ -104,8 +105,8 @@ The file is a transcript: a header, then the opening, then the messages."
     (while (and (bindery-record--unanswered) bindery--current)
       (accept-process-output (jsonrpc--process bindery--current) 0.05)))
   (let ((file bindery-record--file)
-        (lines (append (reverse bindery-record--opening) (reverse bindery-record--lines))))
-    (setq bindery-record--file nil bindery-record--lines nil)
+        (lines (reverse bindery-record--log)))
+    (setq bindery-record--file nil)
     (with-temp-file file
       (insert (json-serialize (list :framing "content-length"
                                     :daemon (or bindery-record--daemon "binderyd")
@@ -113,7 +114,8 @@ The file is a transcript: a header, then the opening, then the messages."
               "\n")
       (dolist (line lines)
         (insert (if (eq (car line) 'in) "{\"in\":" "{\"out\":") (cdr line) "}\n")))
-    (message "Bindery: recorded %d messages to %s" (length lines) file)
+    (message "Bindery: recorded %d messages to %s%s" (length lines) file
+             (if bindery-record--lost "; it lost its start (too long): replays will fail" ""))
     file))
 
 ;;;###autoload

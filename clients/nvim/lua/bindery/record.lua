@@ -2,37 +2,37 @@
 -- transcript (protocol.md, "Transcripts") that BinderyTesting's Transcript.replay or bindery-replay
 -- replays against a fresh daemon. Every body rpc.lua writes or reads passes through tap().
 --
--- The connection's opening (initialize, initialized) is kept aside as it happens and starts every
--- recording, so a replay asks for the same capabilities. A replay starts a fresh daemon, whose
--- first session is 1: record from before you open the form (:BinderyRecord start, :BinderyOpen,
--- type, :BinderyRecord stop).
+-- A replay starts a fresh daemon, so a recording must hold the opening of the forms it drives: the
+-- exchange is kept from the connection's start (initialize, each form's session/open), and a
+-- recording is that exchange up to stop. Start says you want one, so a form already open can be
+-- recorded; a daemon started again (:BinderyOpen after it stopped) starts the log afresh.
 local json = require('bindery.json')
 
+local KEPT = 50000 -- messages kept per connection; past that the start is lost, and stop says so
+
 local M = {
-  opening = {},      -- the current connection's initialize exchange, as {direction, body}
-  opening_done = false,
+  log = {},          -- the connection's exchange, as {direction, body}
+  lost = false,
   daemon = nil,      -- serverInfo.name from initialize
-  active = nil,      -- {file, lines} while recording
+  active = nil,      -- {file} while recording
 }
 
 -- A body sent ('-->') or received ('<--').
 function M.tap(direction, body)
-  local line = { direction, body }
   if direction == '-->' and body:find('"method":"initialize"', 1, true) then
-    M.opening, M.opening_done, M.daemon = {}, false, nil
+    M.log, M.lost, M.daemon = {}, false, nil
   end
-  if not M.opening_done then
-    M.opening[#M.opening + 1] = line
+  M.log[#M.log + 1] = { direction, body }
+  if #M.log > KEPT then
+    table.remove(M.log, 1)
+    M.lost = true
+  end
+  if direction == '<--' and not M.daemon and body:find('"serverInfo"', 1, true) then
     local ok, message = pcall(json.decode, body)
-    if ok and type(message) == 'table' then
-      if type(message.result) == 'table' and type(message.result.serverInfo) == 'table' then
-        M.daemon = message.result.serverInfo.name
-      end
-      if message.method == 'initialized' then M.opening_done = true end
+    if ok and type(message) == 'table' and type(message.result) == 'table' and type(message.result.serverInfo) == 'table' then
+      M.daemon = message.result.serverInfo.name
     end
-    return
   end
-  if M.active then table.insert(M.active.lines, line) end
 end
 
 -- The daemon options a replay needs, read from the daemon command (g:bindery_cmd, g:bindery_args).
@@ -52,7 +52,7 @@ end
 
 function M.start(file)
   if not file or file == '' then return nil, ':BinderyRecord start needs a file' end
-  M.active = { file = vim.fn.fnamemodify(file, ':p'), lines = {} }
+  M.active = { file = vim.fn.fnamemodify(file, ':p') }
   return M.active.file
 end
 
@@ -77,17 +77,18 @@ end
 function M.stop(file)
   local active = M.active
   if not active then return nil, 'not recording (:BinderyRecord start FILE)' end
-  vim.wait(2000, function() return not unanswered(active.lines) end, 10)
+  vim.wait(2000, function() return not unanswered(M.log) end, 10)
   M.active = nil
   local path = (file and file ~= '') and vim.fn.fnamemodify(file, ':p') or active.file
   local header = { framing = 'content-length', daemon = M.daemon or 'binderyd', arguments = replay_arguments() }
   local out = { json.encode(header) }
-  local lines = vim.list_extend(vim.list_slice(M.opening), active.lines)
+  local lines = M.log
   for _, line in ipairs(lines) do
     out[#out + 1] = (line[1] == '-->' and '{"in":' or '{"out":') .. line[2] .. '}'
   end
   local ok, err = pcall(vim.fn.writefile, out, path)
   if not ok then return nil, 'cannot write ' .. path .. ': ' .. tostring(err) end
+  if M.lost then return path, #lines, 'the recording lost its start (too long): replays will fail' end
   return path, #lines
 end
 
@@ -99,8 +100,9 @@ function M.command(args)
     if not path then return ui.error(why) end
     ui.info('recording to ' .. path .. ' (:BinderyRecord stop)')
   elseif action == 'stop' then
-    local path, count = M.stop(file)
+    local path, count, warning = M.stop(file)
     if not path then return ui.error(count) end
+    if warning then ui.warn(warning) end
     ui.info(('recorded %d messages to %s'):format(count, path))
   else
     ui.error('usage: :BinderyRecord start FILE | stop [FILE]')

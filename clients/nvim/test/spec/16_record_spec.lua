@@ -3,10 +3,10 @@ local T = require('helpers')
 -- bindery-replay, built beside the binderyd under test.
 local replay = vim.fn.fnamemodify(os.getenv('BINDERYD'), ':h') .. '/bindery-replay'
 
-T.test('record: :BinderyRecord start, a form filled in, stop: a transcript that replays', function()
+T.test('record: a form open, :BinderyRecord start, filled in, stop: a transcript that replays', function()
   local file = vim.fn.tempname() .. '.jsonl'
-  vim.cmd('BinderyRecord start ' .. file)
   vim.cmd('BinderyOpen email')
+  vim.cmd('BinderyRecord start ' .. file)
   T.goto_line('Email:')
   T.input('A')
   T.type('ada@example.com')
