@@ -39,8 +39,10 @@
   (when (and (eq direction 'in) (string-match-p "\"method\":\"initialize\"" text))
     (setq bindery-record--log nil bindery-record--count 0 bindery-record--lost nil
           bindery-record--daemon nil))
-  (push (cons direction text) bindery-record--log)
-  (cl-incf bindery-record--count)
+  ;; bindery-dev's own notifications (daemon/reloaded ...): no daemon sends them.
+  (unless (and (eq direction 'out) (string-match-p "\"method\":\"daemon/" text))
+    (push (cons direction text) bindery-record--log)
+    (cl-incf bindery-record--count))
   (when (> bindery-record--count bindery-record--kept)
     (setq bindery-record--log (butlast bindery-record--log (- bindery-record--count bindery-record--kept))
           bindery-record--count bindery-record--kept

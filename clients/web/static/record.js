@@ -32,6 +32,8 @@ export class Recorder {
 
   /** Every body the page sends ('in') or receives ('out'), as text. */
   tap(direction, text) {
+    // bindery-dev's own notifications (daemon/reloaded ...): no daemon sends them, so none replays.
+    if (direction === 'out' && text.includes('"method":"daemon/')) return;
     this.log.push([direction, text]);
     if (this.log.length > KEPT) {
       this.log.shift();

@@ -22,6 +22,8 @@ function M.tap(direction, body)
   if direction == '-->' and body:find('"method":"initialize"', 1, true) then
     M.log, M.lost, M.daemon = {}, false, nil
   end
+  -- bindery-dev's own notifications (daemon/reloaded ...): no daemon sends them, so none replays.
+  if direction == '<--' and body:find('"method":"daemon/', 1, true) then return end
   M.log[#M.log + 1] = { direction, body }
   if #M.log > KEPT then
     table.remove(M.log, 1)
