@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from devloop import DEV, MODEL, PACKAGE, ROOT, DevClient, fixture
+from devloop import DEV, MODEL, PACKAGE, ROOT, DevClient, fixture, save
 
 REPLAY = str(Path(DEV).parent / "bindery-replay")
 TESTS = PACKAGE / "Tests" / "greeterTests"
@@ -135,14 +135,21 @@ def test_recorded_sessions_become_tests_that_fail_readably_and_record_again(pack
     done = swift_test()
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
 
-    # bindery-dev --record: replayed by bindery-replay against the package's built daemon.
+    # bindery-dev --record, across a reload: one transcript, replayed by bindery-replay against the
+    # package's built daemon. (The reload changes the daemon but nothing the client sees.)
     recorded = tmp_path / "dev.jsonl"
     dev = DevClient(arguments=["--record", str(recorded)])
     session = dev.result("session/open", {"type": "greeting"}, timeout=BUILD)["session"]
     dev.result("setField", {"session": session, "field": "name", "value": "Ada"})
+    changed = MODEL.read_text()
+    save(MODEL, changed.replace("var name = \"\"", "var name = \"\"\n    var unseen: Int { 1 }"))
+    dev.notification("daemon/reloaded", timeout=BUILD)
+    dev.result("setField", {"session": session, "field": "name", "value": "Grace"})
     dev.close()
-    header = recorded.read_text().splitlines()[0]
-    assert header == '{"framing":"ndjson","daemon":"greeter","arguments":["--deterministic","--seed","1"]}', header
+    save(MODEL, changed)
+    lines = recorded.read_text().splitlines()
+    assert lines[0] == '{"framing":"ndjson","daemon":"greeter","arguments":["--deterministic","--seed","1"]}', lines[0]
+    assert "Hi, Grace!" in lines[-2] and not [line for line in lines if "daemon/" in line], lines
     daemon = PACKAGE / ".build" / "debug" / "greeter"
     done = subprocess.run([REPLAY, "--daemon", str(daemon), str(recorded)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
