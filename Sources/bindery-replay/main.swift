@@ -21,7 +21,7 @@ let usage = """
     --daemon NAME=CMD   the command for transcripts recorded from daemon NAME (repeatable).
                         A transcript of a daemon with no command is reported, and fails the run.
     --record            writes each transcript that differs again from what the daemon says now.
-    --help
+    --help, --version
     """
 
 func fail(_ message: String, _ code: Int32) -> Never {
@@ -37,6 +37,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
     switch argument {
     case "--help", "-h": fail(usage, 0)
+    case "--version": fail("bindery-replay 0.1.0", 0)
     case "--record": recording = true
     case "--daemon":
         guard let value = arguments.popFirst(), !value.isEmpty else { fail("bindery-replay: --daemon needs a command", 2) }
