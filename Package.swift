@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "BinderyTesting", targets: ["BinderyTesting"]),
         .executable(name: "binderyd", targets: ["binderyd"]),
         .executable(name: "bindery-dev", targets: ["bindery-dev"]),
+        .executable(name: "bindery-replay", targets: ["bindery-replay"]),
     ],
     targets: [
         // Transport: JSON values, JSON-RPC messages, framing, stdio connection. Knows no view models.
@@ -44,8 +45,12 @@ let package = Package(
         .target(name: "CSwiftRuntime"),
         // What a view-model author imports: exposure, value coding, schema, change tracking.
         .target(name: "Bindery", dependencies: ["JSONRPC", "SeededRandom", "CSwiftRuntime"], swiftSettings: hotPath),
-        // For view model authors' tests: a view model opened in-process, every change asserted.
-        .target(name: "BinderyTesting", dependencies: ["Bindery"]),
+        // For view model authors' tests: a view model opened in-process, every change asserted;
+        // a recorded transcript replayed against their registry (the server in-process).
+        .target(name: "BinderyTesting", dependencies: ["Bindery", "BinderyServer", "BinderyTranscript"]),
+        // Transcripts: the format, the replay of a client's side, the semantic diff. Shared by
+        // BinderyTesting (in-process) and bindery-replay (a daemon process over pipes).
+        .target(name: "BinderyTranscript", dependencies: ["JSONRPC"]),
         // The protocol methods over sessions, recording, the stdio entry point.
         .target(name: "BinderyServer", dependencies: ["JSONRPC", "Bindery"], swiftSettings: hotPath),
         // The view models of the seed articles.
@@ -74,6 +79,8 @@ let package = Package(
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
         // The developer loop: builds a package's daemon, reloads it on save, sessions moved across.
         .executableTarget(name: "bindery-dev", dependencies: ["JSONRPC"]),
+        // Replays transcripts against any daemon command, for CI: `bindery-replay --daemon CMD FILE…`.
+        .executableTarget(name: "bindery-replay", dependencies: ["BinderyTranscript"]),
         // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).
         .executableTarget(name: "bindery-bench", dependencies: ["JSONRPC"], path: "Benchmarks/bindery-bench"),
         // The raw-pipe baseline the benchmarks compare against: canned answers, no JSON parsing.
@@ -83,6 +90,7 @@ let package = Package(
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels", "SeededRandom"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels", "AppViewModels"]),
         .testTarget(name: "ExampleTests", dependencies: ["AppViewModels", "BinderyTesting", "BinderyServer"]),
+        .testTarget(name: "ReplayTests", dependencies: ["BinderyTesting", "BinderyServer", "SeedViewModels", "AppViewModels"]),
     ],
     swiftLanguageModes: [.v6]
 )

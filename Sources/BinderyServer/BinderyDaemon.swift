@@ -83,7 +83,8 @@ public enum BinderyDaemon {
         }
         if let path = options.recordPath {
             do {
-                connection = try RecordingConnection(recording: connection, to: path, arguments: options.replayArguments)
+                connection = try RecordingConnection(recording: connection, to: path, arguments: options.replayArguments,
+                                                     daemon: name)
             } catch {
                 StandardStreams.log("\(name): error: \(error)")
                 exit(2)

@@ -7,7 +7,8 @@ import JSONRPC
 /// lines: the `--record FILE` transcript.
 ///
 /// The first line names the client's framing, `{"framing":"content-length"}` or
-/// `{"framing":"ndjson"}`, and the options a replay must pass (`"arguments":["--deterministic",...]`);
+/// `{"framing":"ndjson"}`, the daemon (`"daemon":"binderyd"`: which one a replay runs) and the
+/// options a replay must pass (`"arguments":["--deterministic",...]`);
 /// then `{"in":MESSAGE}` for each body the client sent, as it arrives (`{"inRaw":"TEXT"}` when it
 /// was not JSON), and `{"out":MESSAGE}` for each body sent back, byte for byte.
 @MainActor
@@ -15,6 +16,7 @@ public final class RecordingConnection: Connection {
     private let base: any Connection
     private let file: UnsafeMutablePointer<FILE>
     private let arguments: [String]
+    private let daemon: String?
     private var wroteHeader = false
 
     /// Opens `path` for writing; throws a message when it cannot.
@@ -22,11 +24,13 @@ public final class RecordingConnection: Connection {
     ///   - base: the connection to record.
     ///   - path: the transcript file, created or truncated.
     ///   - arguments: the daemon's options a replay needs (`--deterministic` ...), written in the header.
-    public init(recording base: any Connection, to path: String, arguments: [String]) throws(RecordingError) {
+    ///   - daemon: the daemon's name, written in the header.
+    public init(recording base: any Connection, to path: String, arguments: [String], daemon: String? = nil) throws(RecordingError) {
         guard let file = fopen(path, "w") else { throw RecordingError(path: path, errno: errno) }
         self.base = base
         self.file = file
         self.arguments = arguments
+        self.daemon = daemon
         base.keepBodies()
     }
 
@@ -71,6 +75,7 @@ public final class RecordingConnection: Connection {
         guard !wroteHeader else { return }
         wroteHeader = true
         var header: JSONObject = ["framing": .string((framing ?? .contentLength).rawValue)]
+        if let daemon { header.append("daemon", .string(daemon)) }
         if !arguments.isEmpty { header.append("arguments", .array(arguments.map(JSONValue.string))) }
         line("", JSONWriter.bytes(.object(header)), "")
     }

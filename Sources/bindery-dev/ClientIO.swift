@@ -12,6 +12,8 @@ import JSONRPC
 final class ClientIO {
     private var framing: Framing = .newlineDelimited
     private var output: [UInt8] = []
+    /// `--record FILE`: sees everything read and written here.
+    var recorder: Recorder?
 
     /// Starts reading stdin: `onFrames` gets each read's frames on the main actor, `onEnd` the end.
     func start(onFrames: @escaping @MainActor ([FrameEvent]) -> Void, onEnd: @escaping @MainActor () -> Void) {
@@ -25,6 +27,7 @@ final class ClientIO {
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     if let framing { self.framing = framing }
+                    self.recorder?.received(events, framing: self.framing)
                     onFrames(events)
                 }
             }
@@ -33,6 +36,7 @@ final class ClientIO {
             if let last = decoder.decoder.finish() { events.append(last) }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
+                    if !events.isEmpty { self.recorder?.received(events, framing: self.framing) }
                     if !events.isEmpty { onFrames(events) }
                     onEnd()
                 }
@@ -42,6 +46,7 @@ final class ClientIO {
 
     /// Queues `message` for the client; ``flush()`` writes what is queued.
     func send(_ message: JSONValue) {
+        recorder?.sent(message, framing: framing)
         framing.frame(message.bytes, into: &output)
         if output.count >= 65536 { flush() }
     }

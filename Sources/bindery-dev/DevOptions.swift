@@ -4,7 +4,7 @@ import JSONRPC
 /// bindery-dev's command line.
 ///
 /// ```
-/// bindery-dev [--package-path DIR] [--product NAME] [-- DAEMON ARGUMENTS]
+/// bindery-dev [--package-path DIR] [--product NAME] [--record FILE] [-- DAEMON ARGUMENTS]
 /// bindery-dev --init [DIR]
 /// ```
 struct DevOptions {
@@ -15,9 +15,11 @@ struct DevOptions {
     var initPath: String?
     /// `--bindery PATH|URL`: where the new package finds Bindery (default: this checkout).
     var bindery: String?
+    /// `--record FILE`: the session as the client sees it, written there as a transcript (Recorder).
+    var recordPath: String?
 
     static let usage = """
-        usage: bindery-dev [--package-path DIR] [--product NAME] [-- DAEMON ARGUMENTS]
+        usage: bindery-dev [--package-path DIR] [--product NAME] [--record FILE] [-- DAEMON ARGUMENTS]
                bindery-dev --init [DIR] [--bindery PATH|URL]
 
         Builds the product NAME of the Swift package in DIR (default: the current folder; NAME may
@@ -34,6 +36,10 @@ struct DevOptions {
                        Package.swift): a view model and its daemon, depending on Bindery, ready for
                        `bindery-dev --product NAME`. Bindery is taken from the checkout this
                        bindery-dev was built from, or from --bindery.
+        --record FILE  writes the session as the client sees it, across reloads, to FILE as a
+                       transcript (bindery-replay, or BinderyTesting's Transcript.replay, replays
+                       it); the daemon then runs with --deterministic --seed 1 unless its
+                       arguments say --deterministic already.
         --help, --version
         """
 
@@ -69,6 +75,9 @@ struct DevOptions {
                 } else {
                     options.initPath = "."
                 }
+            case "--record":
+                guard let path = value(argument) else { return .exit("bindery-dev: --record needs a file", 2) }
+                options.recordPath = path
             case "--bindery":
                 guard let source = value(argument) else { return .exit("bindery-dev: --bindery needs a path or a URL", 2) }
                 options.bindery = source
@@ -80,6 +89,10 @@ struct DevOptions {
                 return .exit("bindery-dev: unknown argument \(argument)\n\n\(usage)", 2)
             }
             index += 1
+        }
+        // A recording runs on the virtual clock with seeded ids, so that it replays exactly.
+        if options.recordPath != nil, !options.daemonArguments.contains("--deterministic") {
+            options.daemonArguments = ["--deterministic", "--seed", "1"] + options.daemonArguments
         }
         // An absolute path, so that what runs in other folders (swift build) finds the same package.
         // A leading ~ is the home folder: editors pass the command on without a shell.

@@ -31,6 +31,9 @@ enum Scaffold {
                 dependencies: [\(dependency)],
                 targets: [
                     .executableTarget(name: "\(name)", dependencies: [.product(name: "BinderyServer", package: "\(identity)")]),
+                    // Recorded sessions replayed against the view models: Tests/\(name)Tests/Transcripts.
+                    .testTarget(name: "\(name)Tests", dependencies: ["\(name)", .product(name: "BinderyTesting", package: "\(identity)")],
+                                exclude: ["Transcripts"]),
                 ],
                 swiftLanguageModes: [.v6]
             )
@@ -64,9 +67,10 @@ enum Scaffold {
             BinderyDaemon.run(registry: registry, name: "\(name)", version: "0.1.0")
 
             """),
-        ]
-        mkdir(folder + "/Sources", 0o755)
-        mkdir(folder + "/Sources/\(name)", 0o755)
+        ] + RecordedTest.files(product: name)
+        for directory in ["Sources", "Sources/\(name)", "Tests", "Tests/\(name)Tests", "Tests/\(name)Tests/Transcripts"] {
+            mkdir(folder + "/" + directory, 0o755)
+        }
         for (path, text) in files {
             guard let file = fopen(folder + "/" + path, "w") else { return fail("cannot write \(folder)/\(path)") }
             fputs(text, file)
@@ -77,6 +81,7 @@ enum Scaffold {
             and its daemon, product \(name). Run it, reloading on every save:
               bindery-dev --package-path \(folder) --product \(name)
             and point a client or an editor at that command (nvim: :BinderyOpen greeting).
+            Tests/\(name)Tests replays a recorded session of the form: swift test.
             """)
         return 0
     }

@@ -29,6 +29,10 @@ if isatty(0) != 0 {
 
 MainActor.assumeIsolated {
     let client = ClientIO()
+    if let path = options.recordPath {
+        guard let recorder = Recorder(path: path, product: options.product, daemonArguments: options.daemonArguments) else { exit(2) }
+        client.recorder = recorder
+    }
     let proxy = Proxy(client: client)
     let reloader = Reloader(options: options, proxy: proxy)
     proxy.beforeExit = { reloader.builder.cancel() }

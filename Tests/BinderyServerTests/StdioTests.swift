@@ -96,7 +96,7 @@ extension ProcessTests {
             #expect(daemon.waitForExit() == 0)
             let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
             #expect(lines.count == 3)
-            #expect(lines.first == #"{"framing":"ndjson"}"#)
+            #expect(lines.first == #"{"framing":"ndjson","daemon":"binderyd"}"#)
             #expect(lines.dropFirst().first == "{\"in\":\(String(decoding: open, as: UTF8.self))}")
             #expect(lines.last?.hasPrefix(#"{"out":{"jsonrpc":"2.0","id":1,"result":{"session":1"#) == true)
         }

@@ -15,7 +15,9 @@ import Testing
     /// The transcripts replayed in this process: all but those that depend on tasks a view model
     /// starts by itself (a stream, a debounce, a tab's timer) moving with the virtual clock. Only a
     /// `--deterministic` daemon orders those, by running every job on its main thread (SerialJobs),
-    /// which a test process shared with other tests must not do; they replay over pipes instead.
+    /// which a test process shared with other tests must not do for good; they replay over pipes
+    /// here. (BinderyTesting's `Transcript.replay` does it for a replay's duration only, replays
+    /// taking turns: Tests/ReplayTests replays every transcript in-process so, semantically.)
     static var inProcessNames: [String] { names.filter { !overPipesOnly.contains($0) } }
     static let overPipesOnly = ["cause-until-answered.jsonl"]
 

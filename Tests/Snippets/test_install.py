@@ -66,19 +66,24 @@ def test_install_from_copies_into_the_prefix_and_says_whether_it_is_on_path(sand
     assert running.returncode == 0
 
 
-def test_install_copies_bindery_dev_from_beside_binderyd(sandbox: Sandbox, tmp_path: Path) -> None:
+def test_install_copies_bindery_dev_and_bindery_replay_from_beside_binderyd(sandbox: Sandbox, tmp_path: Path) -> None:
     source = tmp_path / "built"
     source.mkdir()
     shutil.copy2(sandbox.daemon, source / "binderyd")
     dev = Path(sandbox.daemon).parent / "bindery-dev"
     assert dev.exists(), "no bindery-dev beside %s: build it (swift build --product bindery-dev)" % sandbox.daemon
     shutil.copy2(dev, source / "bindery-dev")
+    replay = Path(sandbox.daemon).parent / "bindery-replay"
+    assert replay.exists(), "no bindery-replay beside %s: build it (swift build --product bindery-replay)" % sandbox.daemon
+    shutil.copy2(replay, source / "bindery-replay")
     done = subprocess.run([INSTALL, "--from", str(source / "binderyd"), "--prefix", str(tmp_path / "prefix")],
                           env=dict(sandbox.env(), PATH="/usr/bin:/bin"), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     installed = tmp_path / "prefix" / "bin" / "bindery-dev"
     assert filecmp.cmp(installed, dev, shallow=False)
     assert "installed bindery-dev " in done.stdout
+    assert filecmp.cmp(tmp_path / "prefix" / "bin" / "bindery-replay", replay, shallow=False)
+    assert "installed bindery-replay " in done.stdout
 
 
 def test_install_defaults_to_home_local_bin(sandbox: Sandbox, tmp_path: Path) -> None:

@@ -60,7 +60,8 @@
     (require 'bindery-value)
     (require 'bindery-form)
     (require 'bindery-command)
-    (require 'bindery-dev)))
+    (require 'bindery-dev)
+    (require 'bindery-record)))
 
 (defconst bindery-version "0.1.0"
   "Version of the Bindery Emacs package.")

@@ -166,7 +166,7 @@ public final class VirtualClock: Clock, Sendable {
             await settle()
             // A task the clock does not know (a view model's own) runs on to its next sleep before
             // the next sleeper is chosen, when its jobs run on the main actor (SerialJobs).
-            if SerialJobs.isForLife { await SerialJobs.settle(yields: 10) }
+            if SerialJobs.isOn { await SerialJobs.settle(yields: 10) }
         }
         state.withLock { $0.now = max($0.now, target) }
     }

@@ -533,6 +533,43 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
       (bindery-test--wait-text "Email is invalid")
       (should (string-match-p "Valid: +no" (bindery-test--text))))))
 
+;; M-x bindery-record, as a person would: start, fill in a form, stop.
+(ert-deftest bindery-test-record ()
+  "A recorded form becomes a transcript that bindery-replay replays; a changed one fails."
+  ;; A fresh daemon, as a replay's: its first session is 1.
+  (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil))
+  (setq bindery-arguments '("--deterministic"))
+  (let ((file (make-temp-file "bindery-record" nil ".jsonl"))
+        (replay (expand-file-name "bindery-replay" (file-name-directory (getenv "BINDERYD")))))
+    (unwind-protect
+        (progn
+          (bindery-test--with-forms ((form "email"))
+            ;; Started with the form open: its opening is in the recording all the same.
+            (bindery-record-start file)
+            (with-current-buffer form
+              (bindery-test--type "ada@example.com")
+              (bindery-test--wait-text "Validation message: Email is valid")))
+          (should (equal (bindery-record-stop) file))
+          (let* ((lines (split-string (with-temp-buffer (insert-file-contents file) (buffer-string)) "\n" t))
+                 (header (json-parse-string (car lines) :object-type 'plist)))
+            (should (equal (plist-get header :daemon) "binderyd"))
+            (should (equal (plist-get header :arguments) ["--deterministic"]))
+            (should (string-prefix-p "{\"in\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"" (cadr lines))))
+          (with-temp-buffer
+            (should (= 0 (call-process replay nil t nil "--daemon" (getenv "BINDERYD") file)))
+            (should (string-match-p "^ok " (buffer-string))))
+          ;; A change the daemon would not make fails, naming the member.
+          (with-temp-file file
+            (insert-file-contents file)
+            (goto-char (point-min))
+            (while (search-forward "Email is valid" nil t) (replace-match "Email is fine")))
+          (with-temp-buffer
+            (should (= 1 (call-process replay nil t nil "--daemon" (getenv "BINDERYD") file)))
+            (should (string-match-p (regexp-quote "params.changes.validationMessage: expected \"Email is fine\", actual \"Email is valid\"")
+                                    (buffer-string)))))
+      (delete-file file)
+      (when bindery--current (bindery--stop bindery--current) (setq bindery--current nil)))))
+
 (ert-deftest bindery-test-survey ()
   "Text, numbers, a checkbox, null for an emptied field, a bad number."
   (bindery-test--daemon "--deterministic")

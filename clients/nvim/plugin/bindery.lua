@@ -47,3 +47,6 @@ end, {
 command('BinderyClose', function() require('bindery').close() end, { desc = 'Close this Bindery form and its session' })
 command('BinderyCancel', function() require('bindery').cancel() end, { desc = 'Cancel the running command of this form' })
 command('BinderyLog', function() require('bindery').log() end, { desc = "Show binderyd's log" })
+command('BinderyRecord', function(opts) require('bindery.record').command(opts.args) end, {
+  nargs = '+', complete = 'file', desc = 'Record the exchange with the daemon as a transcript: start FILE | stop [FILE]',
+})

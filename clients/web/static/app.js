@@ -2,6 +2,7 @@
 // `+`), the list of types, the status line, and recovery after a reconnect.
 
 import { Connection } from './connection.js';
+import { Recorder, download } from './record.js';
 import { FormView } from './form.js';
 import { parseArgs } from './values.js';
 
@@ -170,6 +171,7 @@ function typeList() {
 // The connection.
 
 async function ready(hello) {
+  app.recorder.connected(hello.daemon);
   setStatus('connecting', 'Connected; initializing…');
   let result;
   try {
@@ -220,7 +222,30 @@ function refused(text) {
 if (new URLSearchParams(location.search).has('token')) {
   history.replaceState(null, '', location.pathname + location.hash);
 }
-app.connection = new Connection({ ready, notification, lost, exited, refused });
+// The Record button: start, then stop and download (record.js): the connection's exchange from its
+// start, so that the form's opening is in it. Stopping waits (up to 2 s) for the answers to
+// requests already sent, so the recording ends with them.
+app.recorder = new Recorder();
+const recordButton = document.getElementById('record');
+recordButton.addEventListener('click', async () => {
+  if (!app.recorder.recording) {
+    app.recorder.start();
+    recordButton.textContent = 'Stop and download';
+    recordButton.dataset.state = 'recording';
+    announce('Recording');
+    return;
+  }
+  for (let waited = 0; app.recorder.unanswered() && waited < 2000; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const type = (app.route || '').replace(/^#\//, '').split(/[/?]/)[0] || 'session';
+  if (app.recorder.lost) announce('The recording lost its start (too long): load the page again and record afresh');
+  download(type + '.jsonl', app.recorder.stop());
+  recordButton.textContent = 'Record';
+  delete recordButton.dataset.state;
+  announce('Recording downloaded');
+});
+app.connection = new Connection({ ready, notification, lost, exited, refused, tap: (d, t) => app.recorder.tap(d, t) });
 window.addEventListener('hashchange', () => {
   if (app.connection.ready) show();
 });

@@ -28,7 +28,8 @@ export class Connection {
    * `handlers`: `ready(hello)` once a new stream is up, `notification(method, params)`,
    * `lost(delayMs)` when the stream broke (a reconnect is scheduled), `exited({code, stderr})`
    * when the daemon ended (no reconnect until `start()`), `refused(text)` when bindery-web
-   * refuses the page (its token is not this bridge's).
+   * refuses the page (its token is not this bridge's); optionally `tap(direction, text)`, every
+   * body sent ('in') and received ('out').
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -85,7 +86,10 @@ export class Connection {
       this.handlers.ready(hello);
       this.pump();
     });
-    source.addEventListener('message', (event) => this.receive(JSON.parse(event.data)));
+    source.addEventListener('message', (event) => {
+      if (this.handlers.tap) this.handlers.tap('out', event.data); // the Record button (record.js)
+      this.receive(JSON.parse(event.data));
+    });
     source.addEventListener('exit', (event) => {
       this.drop(source, 'the daemon stopped');
       this.handlers.exited(JSON.parse(event.data));
@@ -138,7 +142,9 @@ export class Connection {
   }
 
   send(message) {
-    this.outbox.push(JSON.stringify(message));
+    const text = JSON.stringify(message);
+    if (this.handlers.tap) this.handlers.tap('in', text);
+    this.outbox.push(text);
     this.pump();
   }
 

@@ -15,6 +15,7 @@ Conn.__index = Conn
 
 local function trace(dir, body)
   if settings.current('trace') then log.note(dir .. ' ' .. body) end
+  require('bindery.record').tap(dir, body) -- :BinderyRecord
 end
 
 -- Spawns argv and returns a connection, or nil and why. handlers:

@@ -1,0 +1,2 @@
+// A test that imports BinderyTesting reads and replays transcripts with no other import.
+@_exported import BinderyTranscript
