@@ -7,6 +7,10 @@ import JSONRPC
 /// script), a thin process that relays its stdin to the shared daemon at PATH and the daemon's
 /// answers to its stdout, byte for byte, both ways at once.
 ///
+/// Before it relays a byte it checks that the socket's directory and the socket are the user's
+/// alone and that the process listening is the user's (``SocketPlace/verify(connected:)``); it
+/// refuses with exit 1 and a message naming the path otherwise.
+///
 /// When no daemon answers at PATH, it starts one — this same executable with `--listen PATH`,
 /// `--idle-exit 60` (unless given) and the other options it was given — in a session of its own
 /// (`setsid`), its stderr appended to `PATH.log`, and connects as soon as it listens. Two
@@ -31,6 +35,14 @@ enum RemoteForwarder {
         }
         var socket: Int32
         var started = false
+        // A directory that is there but not the user's alone is refused before anything is tried.
+        if place.directoryExists {
+            do {
+                try place.checkDirectory()
+            } catch {
+                fail("refusing to talk to \(place.path): \(error.description)")
+            }
+        }
         if let connected = try? UnixSocket.connect(to: place.path) {
             socket = connected
         } else {
@@ -58,6 +70,11 @@ enum RemoteForwarder {
                 usleep(10_000)
             }
             guard socket >= 0 else { fail("no daemon answers on \(place.path) after starting one; see \(place.logPath)") }
+        }
+        do {
+            try place.verify(connected: socket)
+        } catch {
+            fail(error.description)
         }
         if !started { warnIfOptionsDiffer(place: place, daemonArguments: daemonArguments, name: name) }
         relay(socket: socket)

@@ -45,20 +45,7 @@ struct SocketPlace {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw PlaceError("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
-        var status = stat()
-        guard lstat(directory, &status) == 0 else {
-            throw PlaceError("cannot examine \(directory): \(String(cString: strerror(errno)))")
-        }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw PlaceError("\(directory) is not a directory (a link is not accepted)")
-        }
-        guard status.st_uid == geteuid() else {
-            throw PlaceError("\(directory) belongs to user \(status.st_uid), not to this user (\(geteuid())): refusing to use it")
-        }
-        guard status.st_mode & 0o022 == 0 else {
-            throw PlaceError("\(directory) is writable by others (mode \(String(status.st_mode & 0o777, radix: 8))): "
-                             + "refusing to put a socket there; chmod go-w it or choose another directory")
-        }
+        try checkDirectory()
     }
 
     struct PlaceError: Error, CustomStringConvertible {

@@ -5,7 +5,9 @@ exactly as on stdio; a client connected here works like a spawned one, sessions 
 ``key`` being shared with the daemon's other clients. ``auto`` is the daemon's per-user path
 (``$XDG_RUNTIME_DIR/bindery/daemon.sock``, else ``/tmp/bindery-UID/daemon.sock``); when nothing
 answers there, a daemon is started (``--listen PATH --idle-exit 60`` and the client's ``args``,
-detached, its stderr in ``PATH.log``), as ``binderyd --remote`` does.
+detached, its stderr in ``PATH.log``), as ``binderyd --remote`` does. Before the first byte the
+socket is verified (socket_trust.py): its directory and itself the user's alone, its listener the
+user's.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from .connection import Connection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
 from .errors import DaemonExited
 from .framing import CONTENT_LENGTH
+from .socket_trust import check_directory, verify_socket
 
 __all__ = ["SocketConnection", "socket_path", "connect_socket"]
 
@@ -38,13 +41,16 @@ def connect_socket(path: str, daemon: Optional[str] = None, args: Sequence[str] 
                    start: bool = True, wait: float = 10.0) -> socket.socket:
     """A socket connected to the daemon at ``path``; starts one (``daemon`` is its executable)
     when nothing answers and ``start`` is true."""
+    directory = os.path.dirname(path)
+    if os.path.lexists(directory):
+        check_directory(path)  # refused before anything is tried
     try:
         return _connect(path)
     except (FileNotFoundError, ConnectionRefusedError):
         if not start or daemon is None:
             raise
-    directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
+    check_directory(path)
     arguments = list(args)
     if "--idle-exit" not in arguments:
         arguments = ["--idle-exit", "60", *arguments]
@@ -66,9 +72,11 @@ def connect_socket(path: str, daemon: Optional[str] = None, args: Sequence[str] 
 
 
 def _connect(path: str) -> socket.socket:
+    """Connected and verified (socket_trust.py) before the caller sends a byte."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
+        verify_socket(path, sock)
     except BaseException:
         sock.close()
         raise
