@@ -1,7 +1,7 @@
 // The page: its connection, the route (`#/TYPE`, `#/TYPE/KEY`, `?args`, several forms joined by
 // `+`), the list of types, the status line, and recovery after a reconnect.
 
-import { Connection } from './connection.js';
+import { Connection, keepToken } from './connection.js';
 import { FormView } from './form.js';
 import { parseArgs } from './values.js';
 
@@ -207,8 +207,10 @@ function refused(text) {
   setStatus('refused', 'bindery-web refused this page (' + text.trim() + '). Open the URL it printed.');
 }
 
-// Start: the token leaves the address bar (it is now this port's cookie), the hash stays.
-if (new URLSearchParams(location.search).has('token')) {
+// Start: the token leaves the address bar for this origin's storage (connection.js), the hash stays.
+const given = new URLSearchParams(location.search).get('token');
+if (given !== null) {
+  keepToken(given);
   history.replaceState(null, '', location.pathname + location.hash);
 }
 app.connection = new Connection({ ready, notification, lost, exited, refused });

@@ -3,7 +3,31 @@
 // in order (each POST carries every message queued meanwhile, one JSON text a line). Each stream
 // is a daemon client of its own: a new stream (a reconnect) is a new client, with no sessions.
 //
-// Both requests carry the token as the cookie bindery-web set when the page loaded.
+// Every request carries the token bindery-web printed in its URL, kept in this origin's
+// localStorage (scheme, host and port: no other server on 127.0.0.1 can read it, unlike a cookie,
+// which a browser sends to every port of a host), so a reload or a new tab of this bridge finds
+// it: fetches send it as an X-Bindery-Token header, the EventSource (which cannot send headers)
+// in its URL, to this origin only.
+const TOKEN_KEY = 'bindery-web-token';
+let tokenInMemory = null; // when storage is refused (a private window's policy)
+
+/** Keeps the token of the URL the page was opened with (app.js takes it out of the address). */
+export function keepToken(token) {
+  tokenInMemory = token;
+  try {
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch (error) {
+    // storage refused: this tab keeps it in memory
+  }
+}
+
+function token() {
+  try {
+    return localStorage.getItem(TOKEN_KEY) ?? tokenInMemory ?? '';
+  } catch (error) {
+    return tokenInMemory ?? '';
+  }
+}
 
 export class RpcError extends Error {
   constructor(error) {
@@ -63,7 +87,7 @@ export class Connection {
   async open() {
     let response;
     try {
-      response = await fetch('ping', { cache: 'no-store', credentials: 'same-origin' });
+      response = await fetch('ping', { cache: 'no-store', credentials: 'omit', headers: { 'X-Bindery-Token': token() } });
     } catch (error) {
       this.retry();
       return;
@@ -76,7 +100,7 @@ export class Connection {
       this.retry();
       return;
     }
-    const source = new EventSource('events');
+    const source = new EventSource('events?token=' + encodeURIComponent(token()));
     this.source = source;
     source.addEventListener('hello', (event) => {
       const hello = JSON.parse(event.data);
@@ -152,9 +176,9 @@ export class Connection {
     try {
       const response = await fetch('rpc?conn=' + encodeURIComponent(conn), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'X-Bindery-Token': token() },
         body,
-        credentials: 'same-origin',
+        credentials: 'omit',
         cache: 'no-store',
       });
       ok = response.ok;
