@@ -14,10 +14,10 @@ DAEMON = os.environ.get("BINDERYD", str(ROOT / ".build" / "debug" / "binderyd"))
 class Listening:
     """`binderyd --listen DIR/daemon.sock [ARGS]`, waited for until its socket answers."""
 
-    def __init__(self, directory, *arguments, wait=True, user=None, group=None):
+    def __init__(self, directory, *arguments, wait=True, user=None, group=None, prefix=()):
         self.directory = Path(directory)
         self.path = str(self.directory / "daemon.sock")
-        command = [DAEMON, "--listen", self.path, *arguments]
+        command = [*prefix, DAEMON, "--listen", self.path, *arguments]
         if user:
             command = ["setpriv", f"--reuid={user}", f"--regid={group}", "--clear-groups", *command]
         self.stderr_path = self.directory.parent / (self.directory.name + ".stderr")

@@ -69,17 +69,27 @@ public enum UnixSocket {
         return descriptor
     }
 
-    /// Accepts one pending connection (close-on-exec), or nil when none waits.
-    public static func accept(_ listening: Int32) -> Int32? {
+    /// Accepts one pending connection (close-on-exec), or nil when none waits. Throws when one
+    /// waits but cannot be accepted: `EMFILE`/`ENFILE` (out of descriptors) and the like, which
+    /// leave the listening socket readable — a caller that polls it again at once would spin.
+    public static func accept(_ listening: Int32) throws(Failure) -> Int32? {
         while true {
             let descriptor = Glibc.accept(listening, nil, nil)
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
                 return descriptor
             }
-            if errno == EINTR { continue }
-            return nil
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EAGAIN, EWOULDBLOCK: return nil
+            default: throw Failure("cannot accept a connection on", "the listening socket", errno)
+            }
         }
+    }
+
+    /// Whether `code` says the process (or the system) is out of descriptors or buffers.
+    public static func isOutOfResources(_ code: Int32) -> Bool {
+        code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM
     }
 
     /// The user id of the process at the other end (`SO_PEERCRED`: as it was when it connected).
