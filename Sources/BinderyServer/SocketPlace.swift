@@ -8,7 +8,8 @@ import JSONRPC
 /// `auto` is `$XDG_RUNTIME_DIR/bindery/daemon.sock` when that variable names an absolute path,
 /// else `/tmp/bindery-UID/daemon.sock`. Beside the socket: `daemon.sock.lock` (held by the
 /// daemon for its life: two daemons never listen on one path), `daemon.sock.args` (the options
-/// the daemon was started with) and `daemon.sock.log` (the stderr of a daemon `--remote` started).
+/// the daemon was started with), `daemon.sock.log` (the stderr of a daemon `--remote` started) and
+/// `daemon.sock.exit` (how that daemon ended, written by its ``DaemonSupervisor``).
 /// The directory must be the user's and not writable by group or others; `auto`'s is created
 /// (mode 0700) when missing, and so is the last directory of an explicit path.
 struct SocketPlace {
@@ -18,6 +19,7 @@ struct SocketPlace {
     var lockPath: String { path + ".lock" }
     var argumentsPath: String { path + ".args" }
     var logPath: String { path + ".log" }
+    var exitPath: String { path + ".exit" }
 
     /// `auto`, or an explicit path (made absolute against the working directory).
     init(_ spelled: String) {

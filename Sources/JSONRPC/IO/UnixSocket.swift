@@ -94,12 +94,22 @@ public enum UnixSocket {
 
     /// The user id of the process at the other end (`SO_PEERCRED`: as it was when it connected).
     public static func peerUserID(_ descriptor: Int32) -> uid_t? {
+        peerCredentials(descriptor)?.uid
+    }
+
+    /// The process id of the process at the other end (`SO_PEERCRED`: the one that listened or
+    /// connected), or nil.
+    public static func peerProcessID(_ descriptor: Int32) -> pid_t? {
+        peerCredentials(descriptor)?.pid
+    }
+
+    private static func peerCredentials(_ descriptor: Int32) -> (pid: Int32, uid: UInt32, gid: UInt32)? {
         // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }` (Glibc shows it only with _GNU_SOURCE).
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
               Int(length) == MemoryLayout<(Int32, UInt32, UInt32)>.size else { return nil }
-        return credentials.uid
+        return credentials
     }
 
     private static func address(_ path: String) throws(Failure) -> sockaddr_un {

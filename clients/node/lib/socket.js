@@ -58,7 +58,7 @@ export async function connectSocket(file, { daemon, args = [], wait = 10000 } = 
   const argv = args.includes('--idle-exit') ? [...args] : ['--idle-exit', '60', ...args];
   const log = fs.openSync(`${file}.log`, 'a', 0o600);
   try {
-    spawn(daemon, ['--listen', file, ...argv], { detached: true, stdio: ['ignore', 'ignore', log] }).unref();
+    spawn(daemon, [`--supervise-listen=${file}`, ...argv], { detached: true, stdio: ['ignore', 'ignore', log] }).unref();
   } finally {
     fs.closeSync(log);
   }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import socket
+import struct
 import subprocess
 import threading
 import time
@@ -20,6 +21,7 @@ from typing import Optional, Sequence
 
 from .connection import Connection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
+from . import daemon_fate
 from .errors import DaemonExited
 from .framing import CONTENT_LENGTH
 from .socket_trust import check_directory, verify_socket
@@ -56,7 +58,9 @@ def connect_socket(path: str, daemon: Optional[str] = None, args: Sequence[str] 
         arguments = ["--idle-exit", "60", *arguments]
     fd = os.open(path + ".log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
-        subprocess.Popen([daemon, "--listen", path, *arguments], stdin=subprocess.DEVNULL,
+        # Under a supervisor (binderyd's own), which writes PATH.exit when the daemon ends: so a
+        # daemon killed or crashed is reported as what it was.
+        subprocess.Popen([daemon, "--supervise-listen=" + path, *arguments], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=fd, start_new_session=True)
     finally:
         os.close(fd)
@@ -99,6 +103,9 @@ class SocketConnection(Connection):
         self._write_lock = threading.Lock()
         self._lost = threading.Event()
         self._ended = threading.Event()
+        self._daemon_pid = _peer_pid(sock)
+        self._exit_status: Optional[int] = 0
+        self._fate: Optional[str] = None
         self._start_threads(None)  # a socket has no stderr
 
     @property
@@ -106,7 +113,21 @@ class SocketConnection(Connection):
         return -1
 
     def _op_wait_exit(self, timeout: Optional[float]) -> Optional[int]:
-        return 0 if self._ended.wait(timeout) else None
+        if not self._ended.wait(timeout):
+            return None
+        if self._fate is None and not self._closing and daemon_fate.is_ending(self._daemon_pid):
+            # The daemon itself ended (not just this connection): how, from its supervisor's record.
+            status, tail = daemon_fate.recorded(self._daemon_pid, self.path)
+            self._exit_status = status
+            self._stderr.extend(tail)
+            self._fate = "the shared daemon on %s (pid %d); its log: %s.log" % (self.path, self._daemon_pid, self.path)
+        return self._exit_status
+
+    def failure(self) -> BaseException:
+        error = super().failure()
+        if isinstance(error, DaemonExited) and not error.reason and self._fate is not None:
+            return DaemonExited(error.returncode, error.stderr, self._fate)
+        return error
 
     def _op_join_readers(self, timeout: float) -> None:
         if self._reader_thread is not threading.current_thread():
@@ -146,4 +167,9 @@ class SocketConnection(Connection):
             pass
 
     def _returncode(self) -> Optional[int]:
-        return 0 if self._ended.is_set() else None
+        return self._exit_status if self._ended.is_set() else None
+
+
+def _peer_pid(sock: socket.socket) -> int:
+    credentials = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return int(struct.unpack("3i", credentials)[0])

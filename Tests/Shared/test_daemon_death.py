@@ -1,0 +1,83 @@
+"""A shared daemon that ends under its clients: one exiting (--idle-exit) just as a forwarder
+connects is not an empty success, and one killed is reported as what it was, with its log."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from listening import DAEMON
+from test_remote import OPEN, daemons_on, stop_daemons
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A stand-in for a daemon at the moment its idle exit closes its socket: it listens, waits until
+# a connection is pending (never accepting it), and exits.
+EXITING = """
+import os, select, socket, sys
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind(sys.argv[1])
+listener.listen(8)
+print("ready", flush=True)
+select.select([listener], [], [])
+os._exit(0)
+"""
+
+
+@pytest.fixture
+def place(tmp_path):
+    directory = tmp_path / "run"
+    directory.mkdir(mode=0o700)
+    yield directory
+    stop_daemons(directory / "daemon.sock")
+
+
+def test_a_forwarder_reaching_a_daemon_as_it_exits_connects_again(place):
+    path = place / "daemon.sock"
+    exiting = subprocess.Popen([sys.executable, "-c", EXITING, str(path)], stdout=subprocess.PIPE)
+    assert exiting.stdout.readline() == b"ready\n"
+    done = subprocess.run([DAEMON, "--remote", str(path)], input=OPEN, capture_output=True, timeout=30)
+    exiting.wait(5)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"]["session"] == 1  # answered by the daemon it started
+    assert b"was exiting as this client connected; connecting again" in done.stderr
+
+
+def wait_for_line(stream):
+    line = stream.readline()
+    assert line, "the stream ended"
+    return json.loads(line)
+
+
+def test_a_killed_daemon_is_reported_by_the_forwarder_and_the_python_client(place):
+    path = place / "daemon.sock"
+    forwarder = subprocess.Popen([DAEMON, "--remote", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE)
+    forwarder.stdin.write(OPEN)
+    forwarder.stdin.flush()
+    assert wait_for_line(forwarder.stdout)["result"]["session"] == 1
+    sys.path.insert(0, str(ROOT / "clients" / "python"))
+    from bindery import Client, DaemonExited
+    client = Client(socket=str(path), start=False)
+    form = client.open("email", key="k")
+    [pid] = daemons_on(path)
+    os.kill(pid, signal.SIGKILL)
+    # The forwarder: the exit status of a process killed by signal 9, and why, with the log.
+    assert forwarder.wait(10) == 128 + 9
+    said = forwarder.stderr.read().decode()
+    assert (f"binderyd --remote: error: the daemon on {path} (pid {pid}) was killed by signal 9 while this "
+            f"client was connected; its log: {path}.log") in said, said
+    assert (place / "daemon.sock.exit").read_text() == f"pid {pid}: killed by signal 9\n"
+    assert f"the daemon (pid {pid}) was killed by signal 9" in (place / "daemon.sock.log").read_text()
+    # The Python client: DaemonExited, killed by signal 9, the daemon's path, pid and log.
+    with pytest.raises(DaemonExited) as raised:
+        form.set("email", "a@b.co")
+    assert raised.value.returncode == -9
+    text = str(raised.value)
+    assert text.startswith(f"binderyd was killed by signal 9 (the shared daemon on {path} (pid {pid}); "
+                           f"its log: {path}.log)"), text
+    client.close()
