@@ -29,6 +29,11 @@ enum RemoteForwarder {
     static func run(name: String, spelledPath: String, daemonArguments: [String], startsWithIdleExit: Bool) -> Never {
         signal(SIGPIPE, SIG_IGN)
         let place = SocketPlace(spelledPath)
+        var daemonArguments = daemonArguments
+        if spelledPath == "auto", !daemonArguments.contains("--state") {
+            // The per-user daemon keeps keyed forms beside its socket: they survive its crash.
+            daemonArguments += ["--state", place.autoStatePath]
+        }
         func fail(_ message: String, status: Int32 = 1) -> Never {
             StandardStreams.log("\(name) --remote: error: \(message)")
             exit(status)

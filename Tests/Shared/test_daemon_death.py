@@ -81,3 +81,37 @@ def test_a_killed_daemon_is_reported_by_the_forwarder_and_the_python_client(plac
     assert text.startswith(f"binderyd was killed by signal 9 (the shared daemon on {path} (pid {pid}); "
                            f"its log: {path}.log)"), text
     client.close()
+
+
+def test_the_auto_daemon_keeps_keyed_forms_across_its_crash(tmp_path):
+    runtime = tmp_path / "xdg"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+    path = runtime / "bindery" / "daemon.sock"
+    try:
+        forwarder = subprocess.Popen([DAEMON, "--remote", "auto"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=env)
+        for line in (b'{"jsonrpc":"2.0","id":1,"method":"session/open","params":{"type":"survey","key":"form-1"}}\n',
+                     b'{"jsonrpc":"2.0","id":2,"method":"session/open","params":{"type":"email"}}\n',
+                     b'{"jsonrpc":"2.0","id":3,"method":"setField","params":{"session":1,"field":"name","value":"Ada"}}\n'):
+            forwarder.stdin.write(line)
+        forwarder.stdin.flush()
+        while wait_for_line(forwarder.stdout).get("id") != 3:
+            pass
+        sessions = runtime / "bindery" / "sessions"
+        deadline = time.monotonic() + 10  # written 250 ms after the change settles
+        while not any("Ada" in f.read_text() for f in sessions.glob("session-*.json")) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        [pid] = daemons_on(path)
+        os.kill(pid, signal.SIGKILL)
+        assert forwarder.wait(10) == 137
+        # A new forwarder starts a new daemon: the keyed form comes back, the unkeyed one is gone.
+        again = subprocess.run([DAEMON, "--remote", "auto"], env=env, capture_output=True, timeout=30, input=(
+            b'{"jsonrpc":"2.0","id":1,"method":"session/open","params":{"type":"survey","key":"form-1","observe":["name"]}}\n'
+            b'{"jsonrpc":"2.0","id":2,"method":"session/state","params":{"session":2}}\n'))
+        [opened, state] = [json.loads(line) for line in again.stdout.splitlines()]
+        assert opened["result"]["restored"] is True and opened["result"]["state"] == {"name": "Ada"}, opened
+        assert state["error"]["code"] == -32011
+        assert (runtime / "bindery" / "daemon.sock.args").read_text() == f"--idle-exit\n60\n--state\n{sessions}\n"
+    finally:
+        stop_daemons(path)
