@@ -115,3 +115,32 @@ def test_the_auto_daemon_keeps_keyed_forms_across_its_crash(tmp_path):
         assert (runtime / "bindery" / "daemon.sock.args").read_text() == f"--idle-exit\n60\n--state\n{sessions}\n"
     finally:
         stop_daemons(path)
+
+
+NODE_CLIENT = """
+import { Client } from %(index)s;
+const client = await Client.connect({ socket: %(path)s, start: false });
+const form = await client.open('email', { key: 'k' });
+console.log('OPEN');
+process.stdin.once('data', async () => {
+  try { await form.set('email', 'a@b.co'); console.log('NO ERROR'); }
+  catch (error) { console.log(JSON.stringify({ name: error.name, message: error.message, signal: error.signal })); }
+  process.exit(0);
+});
+"""
+
+
+def test_a_killed_daemon_is_reported_by_the_node_client(place):
+    path = place / "daemon.sock"
+    starter = subprocess.run([DAEMON, "--remote", str(path)], input=OPEN, capture_output=True, timeout=30)
+    assert starter.returncode == 0, starter.stderr
+    code = NODE_CLIENT % {"index": json.dumps(str(ROOT / "clients" / "node" / "index.js")), "path": json.dumps(str(path))}
+    node = subprocess.Popen(["node", "--input-type=module", "-e", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert node.stdout.readline() == b"OPEN\n"
+    [pid] = daemons_on(path)
+    os.kill(pid, signal.SIGKILL)
+    out, _ = node.communicate(b"go\n", timeout=20)
+    said = json.loads(out)
+    assert said["name"] == "DaemonExitedError" and said["signal"] == "SIGKILL", said
+    assert said["message"].startswith(f"binderyd was killed by SIGKILL (the shared daemon on {path} (pid {pid}); "
+                                      f"its log: {path}.log)"), said

@@ -5,6 +5,7 @@ import { Connection } from './connection.js';
 import { startDaemon } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
 import { connectSocket, socketPath } from './socket.js';
+import { socketCloseError } from './daemon-fate.js';
 import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
 } from './errors.js';
@@ -142,7 +143,11 @@ export class Client extends EventEmitter {
     // As binderyd --remote auto: the per-user daemon keeps keyed forms beside its socket.
     const daemonArgs = socket === 'auto' && !args.includes('--state') ? [...args, '--state', `${dirname(file)}/sessions`] : args;
     const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args: daemonArgs });
-    const client = new Client({ input: connection, output: connection, timeout, cancelGrace, splices });
+    const connectedAt = Date.now();
+    const client = new Client({
+      input: connection, output: connection, timeout, cancelGrace, splices,
+      closeError: () => socketCloseError(file, connectedAt),
+    });
     client.socketPath = file;
     if (initialize) {
       try {
