@@ -196,11 +196,11 @@ function lost(delay) {
   setStatus('offline', 'bindery-web is not answering; reconnecting in ' + (delay / 1000) + ' s…');
 }
 
-function exited(info) {
+function exited(info, delay) {
   for (const form of app.forms) form.disconnected(true);
   const tail = info.stderr.length > 0 ? ': ' + info.stderr[info.stderr.length - 1] : '';
   const how = info.code === null ? '' : info.code < 0 ? ' (signal ' + -info.code + ')' : ' (exit code ' + info.code + ')';
-  setStatus('dead', 'The daemon stopped' + how + tail);
+  setStatus('dead', 'The daemon stopped' + how + tail + '; reconnecting in ' + (delay / 1000) + ' s…');
 }
 
 function refused(text) {

@@ -50,8 +50,9 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 export class Connection {
   /**
    * `handlers`: `ready(hello)` once a new stream is up, `notification(method, params)`,
-   * `lost(delayMs)` when the stream broke (a reconnect is scheduled), `exited({code, stderr})`
-   * when the daemon ended (no reconnect until `start()`), `refused(text)` when bindery-web
+   * `lost(delayMs)` when the stream broke (a reconnect is scheduled), `exited({code, stderr},
+   * delayMs)` when the daemon ended (a reconnect is scheduled too; `start()` reconnects at
+   * once), `refused(text)` when bindery-web
    * refuses the page (its token is not this bridge's).
    */
   constructor(handlers) {
@@ -112,7 +113,12 @@ export class Connection {
     source.addEventListener('message', (event) => this.receive(JSON.parse(event.data)));
     source.addEventListener('exit', (event) => {
       this.drop(source, 'the daemon stopped');
-      this.handlers.exited(JSON.parse(event.data));
+      // A new stream starts a new daemon client (`--remote` starts a daemon if none answers):
+      // after a second at least, backing off, so a daemon that cannot start is not hammered.
+      this.attempt = Math.max(this.attempt, 2);
+      const delay = this.nextDelay();
+      this.handlers.exited(JSON.parse(event.data), delay);
+      this.timer = setTimeout(() => this.start(), delay);
     });
     source.addEventListener('error', () => {
       if (this.source !== source) return;
@@ -121,9 +127,14 @@ export class Connection {
     });
   }
 
-  retry() {
+  nextDelay() {
     const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
+    return delay;
+  }
+
+  retry() {
+    const delay = this.nextDelay();
     this.handlers.lost(delay);
     this.timer = setTimeout(() => this.start(), delay);
   }
