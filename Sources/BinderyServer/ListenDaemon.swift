@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import JSONRPC
 
 /// `binderyd --listen PATH|auto`: one daemon, any number of clients on a Unix-domain socket.
@@ -73,9 +72,9 @@ enum ListenDaemon {
         let signals = TerminationSignals { signalName in
             Task { @MainActor in daemon.terminate(signal: signalName) }
         }
-        // libdispatch makes the descriptor of its timer machinery (an epoll) on first use, and a
-        // process out of descriptors then dies (SIGILL): make it now, while descriptors are free.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) {}
+        // libdispatch makes the descriptor of its timer machinery (an epoll) on a timer's first use
+        // (a task's sleep), and a process out of descriptors then dies (SIGILL): make it now.
+        Task { try? await Task.sleep(for: .milliseconds(1)) }
         daemon.start()
         StandardStreams.log("\(name): info: listening on \(place.path) (pid \(getpid()))")
         withExtendedLifetime((daemon, signals)) { MainLoop.run() }
