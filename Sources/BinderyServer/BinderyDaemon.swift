@@ -49,6 +49,9 @@ public enum BinderyDaemon {
     @MainActor
     public static func run(registry: ViewModelRegistry, name: String, version: String,
                            arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        if let first = arguments.first, first.hasPrefix(DaemonSupervisor.flag) {
+            DaemonSupervisor.run(name: name, arguments: arguments)
+        }
         let options: ServerOptions
         do {
             switch try ServerOptions.parse(arguments) {

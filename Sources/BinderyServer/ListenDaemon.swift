@@ -72,6 +72,9 @@ enum ListenDaemon {
         let signals = TerminationSignals { signalName in
             Task { @MainActor in daemon.terminate(signal: signalName) }
         }
+        // libdispatch makes the descriptor of its timer machinery (an epoll) on a timer's first use
+        // (a task's sleep), and a process out of descriptors then dies (SIGILL): make it now.
+        Task { try? await Task.sleep(for: .milliseconds(1)) }
         daemon.start()
         StandardStreams.log("\(name): info: listening on \(place.path) (pid \(getpid()))")
         withExtendedLifetime((daemon, signals)) { MainLoop.run() }
@@ -98,6 +101,8 @@ private final class Listener {
     private var idleGeneration = 0
     private var isEnding = false
     private var clientCount = 0
+    private var acceptingIsPaused = false
+    private var pauses = 0
 
     init(place: SocketPlace, listening: Int32, boundInode: ino_t, name: String, hub: SessionHub, options: ServerOptions) {
         self.place = place
@@ -109,19 +114,25 @@ private final class Listener {
     }
 
     func start() {
+        takeReserve()
         hub.onLastClientGone = { [unowned self] in
             if isEnding { end() }
             armIdleExit()
         }
-        MainLoop.watch(listening, events: Int16(POLLIN)) { [unowned self] _ in
-            acceptAll()
-            return true
-        }
+        watchListening()
         armIdleExit()
     }
 
     private func acceptAll() {
-        while let descriptor = UnixSocket.accept(listening) {
+        while true {
+            let descriptor: Int32
+            do {
+                guard let accepted = try UnixSocket.accept(listening) else { return }
+                descriptor = accepted
+            } catch {
+                pauseAccepting(error)
+                return
+            }
             guard let uid = UnixSocket.peerUserID(descriptor), uid == geteuid() else {
                 let who = UnixSocket.peerUserID(descriptor).map { "user \($0)" } ?? "an unknown user"
                 StandardStreams.log("\(name): error: refused a connection from \(who): only user \(geteuid()) may connect")
@@ -142,6 +153,71 @@ private final class Listener {
                 StandardStreams.log("\(name): info: client \(number) is gone: \(reason)")
                 reference?.server?.connectionLost()
             }
+            connection.onFinished = { [weak self] in self?.resumeAccepting() }  // its descriptor is free
+        }
+    }
+
+    /// `accept` failed with a connection waiting (out of descriptors, most likely): the listening
+    /// socket stays readable, so polling it again at once would spin at full CPU. Stop watching it
+    /// until a client leaves (its descriptor frees) or a second has passed; the connections waiting
+    /// meanwhile stay in the backlog and are served then.
+    private func pauseAccepting(_ error: UnixSocket.Failure) {
+        guard !acceptingIsPaused, !isEnding else { return }
+        acceptingIsPaused = true
+        MainLoop.unwatch(listening)
+        releaseReserve()  // room for what the daemon opens meanwhile (a --state file)
+        pauses += 1
+        if pauses == 1 || pauses % 100 == 0 {
+            let what = UnixSocket.isOutOfResources(error.code) ? "out of descriptors" : "accept failed"
+            StandardStreams.log("\(name): error: \(what) (\(error.description)); not accepting until a client "
+                                + "leaves or for a second (\(pauses) time(s) so far)")
+        }
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: .seconds(1))
+            self?.resumeAccepting()
+        }
+    }
+
+    private func resumeAccepting() {
+        guard acceptingIsPaused, !isEnding else { return }
+        guard takeReserve() else {
+            // Still out of descriptors: try again in a second.
+            Task { @MainActor [weak self] in
+                try? await Task.sleep(for: .seconds(1))
+                self?.resumeAccepting()
+            }
+            return
+        }
+        acceptingIsPaused = false
+        watchListening()
+    }
+
+    /// A few descriptors held back while accepting, given up when out of them, so that what the
+    /// daemon itself must open meanwhile can be.
+    private var reserve: [Int32] = []
+
+    @discardableResult
+    private func takeReserve() -> Bool {
+        while reserve.count < 4 {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                releaseReserve()
+                return false
+            }
+            reserve.append(descriptor)
+        }
+        return true
+    }
+
+    private func releaseReserve() {
+        for descriptor in reserve { close(descriptor) }
+        reserve.removeAll()
+    }
+
+    private func watchListening() {
+        MainLoop.watch(listening, events: Int16(POLLIN)) { [unowned self] _ in
+            acceptAll()
+            return true
         }
     }
 

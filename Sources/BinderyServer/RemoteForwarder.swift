@@ -7,6 +7,10 @@ import JSONRPC
 /// script), a thin process that relays its stdin to the shared daemon at PATH and the daemon's
 /// answers to its stdout, byte for byte, both ways at once.
 ///
+/// Before it relays a byte it checks that the socket's directory and the socket are the user's
+/// alone and that the process listening is the user's (``SocketPlace/verify(connected:)``); it
+/// refuses with exit 1 and a message naming the path otherwise.
+///
 /// When no daemon answers at PATH, it starts one — this same executable with `--listen PATH`,
 /// `--idle-exit 60` (unless given) and the other options it was given — in a session of its own
 /// (`setsid`), its stderr appended to `PATH.log`, and connects as soon as it listens. Two
@@ -25,42 +29,89 @@ enum RemoteForwarder {
     static func run(name: String, spelledPath: String, daemonArguments: [String], startsWithIdleExit: Bool) -> Never {
         signal(SIGPIPE, SIG_IGN)
         let place = SocketPlace(spelledPath)
-        func fail(_ message: String) -> Never {
+        var daemonArguments = daemonArguments
+        if spelledPath == "auto", !daemonArguments.contains("--state") {
+            // The per-user daemon keeps keyed forms beside its socket: they survive its crash.
+            daemonArguments += ["--state", place.autoStatePath]
+        }
+        func fail(_ message: String, status: Int32 = 1) -> Never {
             StandardStreams.log("\(name) --remote: error: \(message)")
-            exit(1)
+            exit(status)
         }
-        var socket: Int32
-        var started = false
-        if let connected = try? UnixSocket.connect(to: place.path) {
-            socket = connected
-        } else {
+        // A directory that is there but not the user's alone is refused before anything is tried.
+        if place.directoryExists {
             do {
-                try place.prepareDirectory()
+                try place.checkDirectory()
+            } catch {
+                fail("refusing to talk to \(place.path): \(error.description)")
+            }
+        }
+        var state = RelayState()
+        var attempts = 0
+        while true {
+            let (socket, started) = connectOrStart(place: place, daemonArguments: daemonArguments,
+                                                   startsWithIdleExit: startsWithIdleExit, fail: { fail($0) })
+            do {
+                try place.verify(connected: socket)
             } catch {
                 fail(error.description)
             }
-            var arguments = ["--listen", place.path]
-            if startsWithIdleExit { arguments += ["--idle-exit", "60"] }
-            arguments += daemonArguments
-            do {
-                try startDaemon(arguments: arguments, log: place.logPath)
-            } catch {
-                fail(error.description)
+            if !started, attempts == 0 { warnIfOptionsDiffer(place: place, daemonArguments: daemonArguments, name: name) }
+            let daemon = UnixSocket.peerProcessID(socket) ?? 0
+            relay(socket: socket, state: &state)
+            close(socket)
+            // The daemon ended the connection. Alive, it closed this client's exchange (after
+            // `exit`, or its input's end): done, as always.
+            guard DaemonFate.isEnding(daemon) else { exit(0) }
+            let fate = DaemonFate.recorded(pid: daemon, place: place, waiting: 3)
+            if !state.heardFromDaemon, state.canReplay, attempts < 3, fate.map({ $0.status == 0 }) ?? true {
+                // It was exiting (--idle-exit) just as this forwarder connected, and answered
+                // nothing: it handled nothing, so start over, with what the client sent.
+                attempts += 1
+                StandardStreams.log("\(name) --remote: info: the daemon on \(place.path) (pid \(daemon)) was exiting "
+                                    + "as this client connected; connecting again")
+                state.rewind()
+                continue
             }
-            started = true
-            socket = -1
-            // Up to ten seconds for it (or a daemon another forwarder started) to listen.
-            for _ in 0..<1000 {
-                if let connected = try? UnixSocket.connect(to: place.path) {
-                    socket = connected
-                    break
-                }
-                usleep(10_000)
+            guard let fate else {
+                fail("the daemon on \(place.path) (pid \(daemon)) ended while this client was connected (how is "
+                     + "unknown: --remote did not start it); see \(place.logPath) if it has one")
             }
-            guard socket >= 0 else { fail("no daemon answers on \(place.path) after starting one; see \(place.logPath)") }
+            let what = fate.text.hasPrefix("killed") ? "was \(fate.text)" : fate.text
+            if fate.status == 0 {
+                StandardStreams.log("\(name) --remote: info: the daemon on \(place.path) (pid \(daemon)) stopped "
+                                    + "(\(fate.text)) while this client was connected; its log: \(place.logPath)")
+                exit(0)
+            }
+            fail("the daemon on \(place.path) (pid \(daemon)) \(what) while this client was connected; "
+                 + "its log: \(place.logPath)", status: fate.status)
         }
-        if !started { warnIfOptionsDiffer(place: place, daemonArguments: daemonArguments, name: name) }
-        relay(socket: socket)
+    }
+
+    /// A socket connected to the daemon at `place` (not yet verified), starting one when none
+    /// answers; `started` says whether this forwarder started it.
+    private static func connectOrStart(place: SocketPlace, daemonArguments: [String], startsWithIdleExit: Bool,
+                                       fail: (String) -> Never) -> (socket: Int32, started: Bool) {
+        if let connected = try? UnixSocket.connect(to: place.path) { return (connected, false) }
+        do {
+            try place.prepareDirectory()
+        } catch {
+            fail(error.description)
+        }
+        var arguments = [DaemonSupervisor.flag + place.path]
+        if startsWithIdleExit { arguments += ["--idle-exit", "60"] }
+        arguments += daemonArguments
+        do {
+            try startDaemon(arguments: arguments, log: place.logPath)
+        } catch {
+            fail(error.description)
+        }
+        // Up to ten seconds for it (or a daemon another forwarder started) to listen.
+        for _ in 0..<1000 {
+            if let connected = try? UnixSocket.connect(to: place.path) { return (connected, true) }
+            usleep(10_000)
+        }
+        fail("no daemon answers on \(place.path) after starting one; see \(place.logPath)")
     }
 
     /// Spawns the daemon detached: its own session, stdin and stdout on /dev/null, stderr appended
@@ -129,19 +180,36 @@ enum RemoteForwarder {
                             + "connecting to it as it is (stop it to start one with these)")
     }
 
-    /// Relays until the daemon ends the connection; never returns.
-    private static func relay(socket: Int32) -> Never {
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+    /// What the relay carries across a reconnection: the client's bytes not yet sent, and those
+    /// sent before the daemon's first byte (kept, up to 1 MiB, to be sent again to a new daemon
+    /// should the first have been exiting as it was reached).
+    private struct RelayState {
         var toDaemon = Buffer()
-        var toClient = Buffer()
         var inputOpen = true
+        var heardFromDaemon = false
+        var sent: [UInt8] = []
+        var canReplay = true
+
+        mutating func rewind() {
+            var again = Buffer()
+            again.append(sent[...])
+            again.append(toDaemon.remaining[...])
+            toDaemon = again
+            sent = []
+        }
+    }
+
+    /// Relays until the daemon ends the connection (what it sent is handed over first).
+    private static func relay(socket: Int32, state: inout RelayState) {
+        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+        var toClient = Buffer()
         var sentEnd = false
         let limit = 1 << 20
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             var descriptors = [
-                pollfd(fd: inputOpen && toDaemon.count < limit ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: socket, events: Int16((toClient.count < limit ? POLLIN : 0) | (toDaemon.count > 0 ? POLLOUT : 0)),
+                pollfd(fd: state.inputOpen && state.toDaemon.count < limit ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: socket, events: Int16((toClient.count < limit ? POLLIN : 0) | (state.toDaemon.count > 0 ? POLLOUT : 0)),
                        revents: 0),
                 pollfd(fd: toClient.count > 0 ? STDOUT_FILENO : -1, events: Int16(POLLOUT), revents: 0),
             ]
@@ -149,31 +217,38 @@ enum RemoteForwarder {
             if descriptors[0].revents != 0 {
                 let count = read(STDIN_FILENO, &chunk, chunk.count)
                 if count > 0 {
-                    toDaemon.append(chunk[0..<count])
+                    state.toDaemon.append(chunk[0..<count])
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    inputOpen = false
+                    state.inputOpen = false
                 }
             }
             if descriptors[1].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, toClient.count < limit {
                 let count = read(socket, &chunk, chunk.count)
                 if count > 0 {
                     toClient.append(chunk[0..<count])
+                    state.heardFromDaemon = true
+                    state.sent = []
                 } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                     // The daemon ended the connection: hand over what it sent, then go.
                     while toClient.count > 0 {
                         guard toClient.write(to: STDOUT_FILENO, atMost: Int.max) else { break }
                     }
-                    exit(0)
+                    return
                 }
             }
-            if toDaemon.count > 0, descriptors[1].revents & Int16(POLLOUT) != 0 {
-                guard toDaemon.write(to: socket, atMost: Int.max) else { exit(0) }
+            if state.toDaemon.count > 0, descriptors[1].revents & Int16(POLLOUT) != 0 {
+                let before = state.toDaemon.remaining
+                guard state.toDaemon.write(to: socket, atMost: Int.max) else { return }
+                if !state.heardFromDaemon, state.canReplay {
+                    state.sent += before.prefix(before.count - state.toDaemon.count)
+                    if state.sent.count > limit { state.canReplay = false }
+                }
             }
             if toClient.count > 0, descriptors[2].revents != 0 {
                 // The client closed our stdout: nobody to relay to.
                 guard toClient.write(to: STDOUT_FILENO, atMost: Int(PIPE_BUF)) else { exit(0) }
             }
-            if !inputOpen, toDaemon.count == 0, !sentEnd {
+            if !state.inputOpen, state.toDaemon.count == 0, !sentEnd {
                 shutdown(socket, Int32(SHUT_WR))
                 sentEnd = true
             }
@@ -185,6 +260,7 @@ enum RemoteForwarder {
         private var bytes: [UInt8] = []
         private var start = 0
         var count: Int { bytes.count - start }
+        var remaining: ArraySlice<UInt8> { bytes[start...] }
 
         mutating func append(_ more: ArraySlice<UInt8>) {
             if start > 0, start == bytes.count {

@@ -8,7 +8,8 @@ import JSONRPC
 /// `auto` is `$XDG_RUNTIME_DIR/bindery/daemon.sock` when that variable names an absolute path,
 /// else `/tmp/bindery-UID/daemon.sock`. Beside the socket: `daemon.sock.lock` (held by the
 /// daemon for its life: two daemons never listen on one path), `daemon.sock.args` (the options
-/// the daemon was started with) and `daemon.sock.log` (the stderr of a daemon `--remote` started).
+/// the daemon was started with), `daemon.sock.log` (the stderr of a daemon `--remote` started) and
+/// `daemon.sock.exit` (how that daemon ended, written by its ``DaemonSupervisor``).
 /// The directory must be the user's and not writable by group or others; `auto`'s is created
 /// (mode 0700) when missing, and so is the last directory of an explicit path.
 struct SocketPlace {
@@ -18,6 +19,9 @@ struct SocketPlace {
     var lockPath: String { path + ".lock" }
     var argumentsPath: String { path + ".args" }
     var logPath: String { path + ".log" }
+    var exitPath: String { path + ".exit" }
+    /// Where the daemon `auto` starts keeps keyed sessions (`--state`), unless told otherwise.
+    var autoStatePath: String { directory + "/sessions" }
 
     /// `auto`, or an explicit path (made absolute against the working directory).
     init(_ spelled: String) {
@@ -45,20 +49,7 @@ struct SocketPlace {
         if mkdir(directory, 0o700) != 0, errno != EEXIST {
             throw PlaceError("cannot create \(directory): \(String(cString: strerror(errno)))")
         }
-        var status = stat()
-        guard lstat(directory, &status) == 0 else {
-            throw PlaceError("cannot examine \(directory): \(String(cString: strerror(errno)))")
-        }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw PlaceError("\(directory) is not a directory (a link is not accepted)")
-        }
-        guard status.st_uid == geteuid() else {
-            throw PlaceError("\(directory) belongs to user \(status.st_uid), not to this user (\(geteuid())): refusing to use it")
-        }
-        guard status.st_mode & 0o022 == 0 else {
-            throw PlaceError("\(directory) is writable by others (mode \(String(status.st_mode & 0o777, radix: 8))): "
-                             + "refusing to put a socket there; chmod go-w it or choose another directory")
-        }
+        try checkDirectory()
     }
 
     struct PlaceError: Error, CustomStringConvertible {

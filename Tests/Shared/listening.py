@@ -15,10 +15,10 @@ APPD = os.environ.get("APPD", str(ROOT / ".build" / "debug" / "appd"))
 class Listening:
     """`binderyd --listen DIR/daemon.sock [ARGS]`, waited for until its socket answers."""
 
-    def __init__(self, directory, *arguments, wait=True, user=None, group=None, daemon=None):
+    def __init__(self, directory, *arguments, wait=True, user=None, group=None, prefix=(), daemon=None):
         self.directory = Path(directory)
         self.path = str(self.directory / "daemon.sock")
-        command = [daemon or DAEMON, "--listen", self.path, *arguments]
+        command = [*prefix, daemon or DAEMON, "--listen", self.path, *arguments]
         if user:
             command = ["setpriv", f"--reuid={user}", f"--regid={group}", "--clear-groups", *command]
         self.stderr_path = self.directory.parent / (self.directory.name + ".stderr")

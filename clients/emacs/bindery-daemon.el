@@ -142,9 +142,23 @@ than a dead pipe later."
         (insert text))
       (when at-end (goto-char (point-max))))))
 
-(defun bindery--stderr-filter (_proc text)
-  "Copy TEXT the daemon wrote on stderr into *bindery-log*."
+(defun bindery--stderr-filter (proc text)
+  "Copy TEXT the daemon wrote on stderr into *bindery-log*.
+Its last 4096 characters are kept on PROC, for `bindery--last-words'."
+  (let ((tail (concat (or (process-get proc 'bindery-tail) "") text)))
+    (process-put proc 'bindery-tail (substring tail (max 0 (- (length tail) 4096)))))
   (bindery--log-insert text))
+
+(defun bindery--last-words (process)
+  "What `binderyd --remote' said on PROCESS's stderr before it ended, or nil.
+Its stderr may still be arriving: it is read for up to a second first."
+  (let ((stderr (process-get process 'bindery-stderr)))
+    (when stderr
+      (with-timeout (1 nil)
+        (while (accept-process-output stderr 0.1)))
+      (let ((tail (or (process-get stderr 'bindery-tail) "")))
+        (when (string-match "binderyd --remote: error: \\([^\n]*\\)\n?\\'" tail)
+          (match-string 1 tail))))))
 
 (defun bindery--start ()
   "Start binderyd, initialize it and return the connection."
@@ -177,6 +191,7 @@ than a dead pipe later."
                 :events-buffer-scrollback-size events-size
                 :notification-dispatcher #'bindery--dispatch
                 :on-shutdown #'bindery--on-shutdown)))
+    (process-put process 'bindery-stderr stderr)
     (bindery--log "--- started: %s" (mapconcat #'identity command " "))
     (setq bindery--current conn)
     (let ((init (condition-case err
@@ -252,9 +267,12 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
   (let* ((process (bindery--conn-process conn))
          (reason (if (bindery--conn-stopping conn)
                      "binderyd was stopped"
-                   (format "binderyd died (%s %s)"
-                           (process-status process)
-                           (process-exit-status process)))))
+                   (let ((said (bindery--last-words process)))
+                     ;; binderyd --remote says how the shared daemon ended, and where its log is.
+                     (concat (format "binderyd died (%s %s)"
+                                     (process-status process)
+                                     (process-exit-status process))
+                             (if said (concat ": " said) ""))))))
     (bindery--log "--- %s" reason)
     (when (eq conn bindery--current)
       (setq bindery--current nil))

@@ -577,6 +577,14 @@ export declare class DaemonNotFoundError extends BinderyError {
 export declare class ConnectionClosedError extends BinderyError {
   constructor(message?: string, options?: BinderyErrorOptions);
 }
+/** A shared daemon's socket failed a check made before the first byte (see protocol.md). */
+export declare class UntrustedSocketError extends ConnectionClosedError {
+  constructor(path: string, reason: string);
+  /** The socket's path. */
+  path: string;
+  /** What failed: the directory, the socket file, or the platform. */
+  reason: string;
+}
 export declare class DaemonExitedError extends ConnectionClosedError {
   constructor(info: { exitCode: number | null; signal: string | null; stderr: string[] }, options?: { cause?: unknown });
   exitCode: number | null;

@@ -13,5 +13,5 @@ export {
   UnknownTypeError, UnknownSessionError, UnknownFieldError, ReadOnlyFieldError, WrongValueTypeError,
   UnknownCommandError, CommandDisabledError, CommandFailedError, OpenFailedError, NeedsDeterministicModeError,
   SchemaMismatchError, SnapshotMismatchError, StaleRevisionError, RequestCancelledError, AbortError, TimeoutError, SessionClosedError,
-  DaemonNotFoundError, ConnectionClosedError, DaemonExitedError,
+  DaemonNotFoundError, ConnectionClosedError, DaemonExitedError, UntrustedSocketError,
 } from './lib/errors.js';

@@ -69,27 +69,47 @@ public enum UnixSocket {
         return descriptor
     }
 
-    /// Accepts one pending connection (close-on-exec), or nil when none waits.
-    public static func accept(_ listening: Int32) -> Int32? {
+    /// Accepts one pending connection (close-on-exec), or nil when none waits. Throws when one
+    /// waits but cannot be accepted: `EMFILE`/`ENFILE` (out of descriptors) and the like, which
+    /// leave the listening socket readable — a caller that polls it again at once would spin.
+    public static func accept(_ listening: Int32) throws(Failure) -> Int32? {
         while true {
             let descriptor = Glibc.accept(listening, nil, nil)
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
                 return descriptor
             }
-            if errno == EINTR { continue }
-            return nil
+            switch errno {
+            case EINTR, ECONNABORTED: continue
+            case EAGAIN, EWOULDBLOCK: return nil
+            default: throw Failure("cannot accept a connection on", "the listening socket", errno)
+            }
         }
+    }
+
+    /// Whether `code` says the process (or the system) is out of descriptors or buffers.
+    public static func isOutOfResources(_ code: Int32) -> Bool {
+        code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM
     }
 
     /// The user id of the process at the other end (`SO_PEERCRED`: as it was when it connected).
     public static func peerUserID(_ descriptor: Int32) -> uid_t? {
+        peerCredentials(descriptor)?.uid
+    }
+
+    /// The process id of the process at the other end (`SO_PEERCRED`: the one that listened or
+    /// connected), or nil.
+    public static func peerProcessID(_ descriptor: Int32) -> pid_t? {
+        peerCredentials(descriptor)?.pid
+    }
+
+    private static func peerCredentials(_ descriptor: Int32) -> (pid: Int32, uid: UInt32, gid: UInt32)? {
         // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }` (Glibc shows it only with _GNU_SOURCE).
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
               Int(length) == MemoryLayout<(Int32, UInt32, UInt32)>.size else { return nil }
-        return credentials.uid
+        return credentials
     }
 
     private static func address(_ path: String) throws(Failure) -> sockaddr_un {

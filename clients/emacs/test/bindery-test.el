@@ -1624,6 +1624,38 @@ TAB next, RET press, C-c C-k cancel, C-h m help
 
 ;;; A shared daemon through `binderyd --remote auto'
 
+(ert-deftest bindery-test-shared-killed-daemon-is-said ()
+  "A shared daemon killed under a form: the form says it was killed by signal 9, and
+where its log is, as the forwarder said."
+  (let* ((daemon (getenv "BINDERYD"))
+         (runtime (make-temp-file "bindery-xdg" t))
+         (socket (concat runtime "/bindery/daemon.sock"))
+         (process-environment (cons (concat "XDG_RUNTIME_DIR=" runtime) process-environment))
+         (bindery-arguments nil)
+         (bindery-command (list daemon "--remote" "auto"))
+         form)
+    (set-file-modes runtime #o700)
+    (when bindery--current (bindery--stop bindery--current))
+    (unwind-protect
+        (progn
+          (setq form (bindery-open "email" "signup"))
+          (let ((pids (split-string (shell-command-to-string
+                                     (format "pgrep -f -- '--listen %s'" socket)))))
+            (should (= (length pids) 1))
+            (signal-process (string-to-number (car pids)) 'KILL)
+            (with-current-buffer form
+              (bindery-test--wait-text
+               (regexp-quote
+                (format "binderyd died (exit 137): the daemon on %s (pid %s) was killed by signal 9 while this client was connected; its log: %s.log"
+                        socket (car pids) socket))
+               form 20))))
+      (when (buffer-live-p form) (kill-buffer form))
+      (when bindery--current (bindery--stop bindery--current))
+      (dolist (pid (split-string (shell-command-to-string
+                                  (format "pgrep -f -- '--listen %s'" socket))))
+        (signal-process (string-to-number pid) 'SIGTERM)))))
+
+
 (ert-deftest bindery-test-shared-remote-auto ()
   "With `bindery-command' set to the forwarder, a keyed form updates live while the
 Python README's script fills the same keyed session, and what is typed reaches it."

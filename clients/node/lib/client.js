@@ -1,9 +1,11 @@
 // The public entry point: a connection to binderyd, its schemas, and the sessions opened on it.
 import { EventEmitter } from 'node:events';
+import { dirname } from 'node:path';
 import { Connection } from './connection.js';
 import { startDaemon } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
 import { connectSocket, socketPath } from './socket.js';
+import { socketCloseError } from './daemon-fate.js';
 import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
 } from './errors.js';
@@ -138,8 +140,14 @@ export class Client extends EventEmitter {
     splices = true,
   } = {}) {
     const file = socketPath(socket);
-    const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args });
-    const client = new Client({ input: connection, output: connection, timeout, cancelGrace, splices });
+    // As binderyd --remote auto: the per-user daemon keeps keyed forms beside its socket.
+    const daemonArgs = socket === 'auto' && !args.includes('--state') ? [...args, '--state', `${dirname(file)}/sessions`] : args;
+    const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args: daemonArgs });
+    const connectedAt = Date.now();
+    const client = new Client({
+      input: connection, output: connection, timeout, cancelGrace, splices,
+      closeError: () => socketCloseError(file, connectedAt),
+    });
     client.socketPath = file;
     if (initialize) {
       try {

@@ -199,6 +199,19 @@ export class ConnectionClosedError extends BinderyError {
   }
 }
 
+/** A shared daemon's socket failed a check made before the first byte (socket-trust.js). */
+export class UntrustedSocketError extends ConnectionClosedError {
+  /**
+   * @param {string} path
+   * @param {string} reason
+   */
+  constructor(path, reason) {
+    super(`refusing to talk to ${path}: ${reason}`);
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
 /** The daemon process ended; carries how it ended and the last lines it wrote to stderr. */
 export class DaemonExitedError extends ConnectionClosedError {
   /**

@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { ConnectionClosedError } from './errors.js';
+import { ConnectionClosedError, UntrustedSocketError } from './errors.js';
+import { checkDirectory, verifySocket } from './socket-trust.js';
 
 /**
  * The socket path of `spelled`: `auto` is `$XDG_RUNTIME_DIR/bindery/daemon.sock` when that is an
@@ -24,6 +25,13 @@ function attempt(file) {
     const socket = net.createConnection(file);
     socket.once('connect', () => {
       socket.removeAllListeners('error');
+      try {
+        verifySocket(file); // before the first byte (socket-trust.js)
+      } catch (error) {
+        socket.destroy();
+        reject(error);
+        return;
+      }
       resolve(socket);
     });
     socket.once('error', reject);
@@ -39,16 +47,18 @@ function attempt(file) {
  * @returns {Promise<net.Socket>}
  */
 export async function connectSocket(file, { daemon, args = [], wait = 10000 } = {}) {
+  if (fs.existsSync(path.dirname(file))) checkDirectory(file); // refused before anything is tried
   try {
     return await attempt(file);
   } catch (error) {
     if (!daemon || !['ENOENT', 'ECONNREFUSED'].includes(error.code)) throw error;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  checkDirectory(file);
   const argv = args.includes('--idle-exit') ? [...args] : ['--idle-exit', '60', ...args];
   const log = fs.openSync(`${file}.log`, 'a', 0o600);
   try {
-    spawn(daemon, ['--listen', file, ...argv], { detached: true, stdio: ['ignore', 'ignore', log] }).unref();
+    spawn(daemon, [`--supervise-listen=${file}`, ...argv], { detached: true, stdio: ['ignore', 'ignore', log] }).unref();
   } finally {
     fs.closeSync(log);
   }
@@ -57,6 +67,7 @@ export async function connectSocket(file, { daemon, args = [], wait = 10000 } = 
     try {
       return await attempt(file);
     } catch (error) {
+      if (error instanceof UntrustedSocketError) throw error;
       if (Date.now() > deadline) {
         throw new ConnectionClosedError(`no binderyd answers on ${file} after starting one; see ${file}.log`, { cause: error });
       }

@@ -21,7 +21,7 @@ from .errors import (
     DaemonExited, DaemonNotFound, FramingError, InternalError, InvalidParams, InvalidRequest,
     MethodNotFound, NeedsDeterministicMode, OpenFailed, ParseError, ReadOnlyField, RequestCancelled,
     RequestTimeout, SchemaMismatch, SnapshotMismatch, StaleRevision, UnknownCommand, UnknownField, UnknownSession, UnknownType,
-    WaitTimeout, WrongValueType, error_from_json,
+    UntrustedSocket, WaitTimeout, WrongValueType, error_from_json,
 )
 from .framing import CONTENT_LENGTH, NDJSON, FrameDecoder, encode_frame
 from .schema import CommandSchema, FieldSchema, Schema
@@ -37,7 +37,7 @@ __all__ = [
     "ParseError", "InvalidRequest", "MethodNotFound", "InvalidParams", "InternalError",
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
-    "SchemaMismatch", "SnapshotMismatch", "StaleRevision", "RequestCancelled", "DaemonNotFound", "DaemonExited", "ClientClosed",
+    "SchemaMismatch", "SnapshotMismatch", "StaleRevision", "RequestCancelled", "DaemonNotFound", "DaemonExited", "UntrustedSocket", "ClientClosed",
     "RequestTimeout",
     "WaitTimeout", "FramingError",
 ]

@@ -9,7 +9,7 @@ __all__ = [
     "UnknownType", "UnknownSession", "UnknownField", "ReadOnlyField", "WrongValueType",
     "UnknownCommand", "CommandDisabled", "CommandFailed", "OpenFailed", "NeedsDeterministicMode",
     "SchemaMismatch", "SnapshotMismatch", "StaleRevision", "RequestCancelled",
-    "DaemonNotFound", "DaemonExited", "ClientClosed", "RequestTimeout", "WaitTimeout", "FramingError",
+    "DaemonNotFound", "DaemonExited", "UntrustedSocket", "ClientClosed", "RequestTimeout", "WaitTimeout", "FramingError",
     "error_from_json", "ERROR_CLASSES",
 ]
 
@@ -237,6 +237,20 @@ class DaemonExited(BinderyException):
         else:
             text += "; it wrote nothing to stderr"
         super().__init__(text)
+
+
+class UntrustedSocket(BinderyException, PermissionError):
+    """A shared daemon's socket failed a check made before the first byte: its directory or the
+    socket is not this user's alone, or the process listening is another user's. ``path`` is the
+    socket's path, ``reason`` what failed."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__("refusing to talk to %s: %s" % (path, reason))
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class ClientClosed(BinderyException):

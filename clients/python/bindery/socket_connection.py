@@ -5,12 +5,15 @@ exactly as on stdio; a client connected here works like a spawned one, sessions 
 ``key`` being shared with the daemon's other clients. ``auto`` is the daemon's per-user path
 (``$XDG_RUNTIME_DIR/bindery/daemon.sock``, else ``/tmp/bindery-UID/daemon.sock``); when nothing
 answers there, a daemon is started (``--listen PATH --idle-exit 60`` and the client's ``args``,
-detached, its stderr in ``PATH.log``), as ``binderyd --remote`` does.
+detached, its stderr in ``PATH.log``), as ``binderyd --remote`` does. Before the first byte the
+socket is verified (socket_trust.py): its directory and itself the user's alone, its listener the
+user's.
 """
 from __future__ import annotations
 
 import os
 import socket
+import struct
 import subprocess
 import threading
 import time
@@ -18,8 +21,10 @@ from typing import Optional, Sequence
 
 from .connection import Connection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
+from . import daemon_fate
 from .errors import DaemonExited
 from .framing import CONTENT_LENGTH
+from .socket_trust import check_directory, verify_socket
 
 __all__ = ["SocketConnection", "socket_path", "connect_socket"]
 
@@ -38,19 +43,24 @@ def connect_socket(path: str, daemon: Optional[str] = None, args: Sequence[str] 
                    start: bool = True, wait: float = 10.0) -> socket.socket:
     """A socket connected to the daemon at ``path``; starts one (``daemon`` is its executable)
     when nothing answers and ``start`` is true."""
+    directory = os.path.dirname(path)
+    if os.path.lexists(directory):
+        check_directory(path)  # refused before anything is tried
     try:
         return _connect(path)
     except (FileNotFoundError, ConnectionRefusedError):
         if not start or daemon is None:
             raise
-    directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
+    check_directory(path)
     arguments = list(args)
     if "--idle-exit" not in arguments:
         arguments = ["--idle-exit", "60", *arguments]
     fd = os.open(path + ".log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
-        subprocess.Popen([daemon, "--listen", path, *arguments], stdin=subprocess.DEVNULL,
+        # Under a supervisor (binderyd's own), which writes PATH.exit when the daemon ends: so a
+        # daemon killed or crashed is reported as what it was.
+        subprocess.Popen([daemon, "--supervise-listen=" + path, *arguments], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=fd, start_new_session=True)
     finally:
         os.close(fd)
@@ -66,9 +76,11 @@ def connect_socket(path: str, daemon: Optional[str] = None, args: Sequence[str] 
 
 
 def _connect(path: str) -> socket.socket:
+    """Connected and verified (socket_trust.py) before the caller sends a byte."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
+        verify_socket(path, sock)
     except BaseException:
         sock.close()
         raise
@@ -91,6 +103,9 @@ class SocketConnection(Connection):
         self._write_lock = threading.Lock()
         self._lost = threading.Event()
         self._ended = threading.Event()
+        self._daemon_pid = _peer_pid(sock)
+        self._exit_status: Optional[int] = 0
+        self._fate: Optional[str] = None
         self._start_threads(None)  # a socket has no stderr
 
     @property
@@ -98,7 +113,21 @@ class SocketConnection(Connection):
         return -1
 
     def _op_wait_exit(self, timeout: Optional[float]) -> Optional[int]:
-        return 0 if self._ended.wait(timeout) else None
+        if not self._ended.wait(timeout):
+            return None
+        if self._fate is None and not self._closing and daemon_fate.is_ending(self._daemon_pid):
+            # The daemon itself ended (not just this connection): how, from its supervisor's record.
+            status, tail = daemon_fate.recorded(self._daemon_pid, self.path)
+            self._exit_status = status
+            self._stderr.extend(tail)
+            self._fate = "the shared daemon on %s (pid %d); its log: %s.log" % (self.path, self._daemon_pid, self.path)
+        return self._exit_status
+
+    def failure(self) -> BaseException:
+        error = super().failure()
+        if isinstance(error, DaemonExited) and not error.reason and self._fate is not None:
+            return DaemonExited(error.returncode, error.stderr, self._fate)
+        return error
 
     def _op_join_readers(self, timeout: float) -> None:
         if self._reader_thread is not threading.current_thread():
@@ -138,4 +167,9 @@ class SocketConnection(Connection):
             pass
 
     def _returncode(self) -> Optional[int]:
-        return 0 if self._ended.is_set() else None
+        return self._exit_status if self._ended.is_set() else None
+
+
+def _peer_pid(sock: socket.socket) -> int:
+    credentials = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return int(struct.unpack("3i", credentials)[0])

@@ -1,7 +1,7 @@
 // The page: its connection, the route (`#/TYPE`, `#/TYPE/KEY`, `?args`, several forms joined by
 // `+`), the list of types, the status line, and recovery after a reconnect.
 
-import { Connection } from './connection.js';
+import { Connection, keepToken } from './connection.js';
 import { Recorder, download } from './record.js';
 import { FormView } from './form.js';
 import { parseArgs } from './values.js';
@@ -207,19 +207,21 @@ function lost(delay) {
   setStatus('offline', 'bindery-web is not answering; reconnecting in ' + (delay / 1000) + ' s…');
 }
 
-function exited(info) {
+function exited(info, delay) {
   for (const form of app.forms) form.disconnected(true);
   const tail = info.stderr.length > 0 ? ': ' + info.stderr[info.stderr.length - 1] : '';
   const how = info.code === null ? '' : info.code < 0 ? ' (signal ' + -info.code + ')' : ' (exit code ' + info.code + ')';
-  setStatus('dead', 'The daemon stopped' + how + tail);
+  setStatus('dead', 'The daemon stopped' + how + tail + '; reconnecting in ' + (delay / 1000) + ' s…');
 }
 
 function refused(text) {
   setStatus('refused', 'bindery-web refused this page (' + text.trim() + '). Open the URL it printed.');
 }
 
-// Start: the token leaves the address bar (it is now this port's cookie), the hash stays.
-if (new URLSearchParams(location.search).has('token')) {
+// Start: the token leaves the address bar for this origin's storage (connection.js), the hash stays.
+const given = new URLSearchParams(location.search).get('token');
+if (given !== null) {
+  keepToken(given);
   history.replaceState(null, '', location.pathname + location.hash);
 }
 // The Record button: start, then stop and download (record.js): the connection's exchange from its

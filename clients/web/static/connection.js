@@ -3,7 +3,31 @@
 // in order (each POST carries every message queued meanwhile, one JSON text a line). Each stream
 // is a daemon client of its own: a new stream (a reconnect) is a new client, with no sessions.
 //
-// Both requests carry the token as the cookie bindery-web set when the page loaded.
+// Every request carries the token bindery-web printed in its URL, kept in this origin's
+// localStorage (scheme, host and port: no other server on 127.0.0.1 can read it, unlike a cookie,
+// which a browser sends to every port of a host), so a reload or a new tab of this bridge finds
+// it: fetches send it as an X-Bindery-Token header, the EventSource (which cannot send headers)
+// in its URL, to this origin only.
+const TOKEN_KEY = 'bindery-web-token';
+let tokenInMemory = null; // when storage is refused (a private window's policy)
+
+/** Keeps the token of the URL the page was opened with (app.js takes it out of the address). */
+export function keepToken(token) {
+  tokenInMemory = token;
+  try {
+    localStorage.setItem(TOKEN_KEY, token);
+  } catch (error) {
+    // storage refused: this tab keeps it in memory
+  }
+}
+
+function token() {
+  try {
+    return localStorage.getItem(TOKEN_KEY) ?? tokenInMemory ?? '';
+  } catch (error) {
+    return tokenInMemory ?? '';
+  }
+}
 
 export class RpcError extends Error {
   constructor(error) {
@@ -26,10 +50,10 @@ const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 5000];
 export class Connection {
   /**
    * `handlers`: `ready(hello)` once a new stream is up, `notification(method, params)`,
-   * `lost(delayMs)` when the stream broke (a reconnect is scheduled), `exited({code, stderr})`
-   * when the daemon ended (no reconnect until `start()`), `refused(text)` when bindery-web
-   * refuses the page (its token is not this bridge's); optionally `tap(direction, text)`, every
-   * body sent ('in') and received ('out').
+   * `lost(delayMs)` when the stream broke (a reconnect is scheduled), `exited({code, stderr},
+   * delayMs)` when the daemon ended (a reconnect is scheduled too; `start()` reconnects at
+   * once), `refused(text)` when bindery-web refuses the page (its token is not this bridge's);
+   * optionally `tap(direction, text)`, every body sent ('in') and received ('out').
    */
   constructor(handlers) {
     this.handlers = handlers;
@@ -64,7 +88,7 @@ export class Connection {
   async open() {
     let response;
     try {
-      response = await fetch('ping', { cache: 'no-store', credentials: 'same-origin' });
+      response = await fetch('ping', { cache: 'no-store', credentials: 'omit', headers: { 'X-Bindery-Token': token() } });
     } catch (error) {
       this.retry();
       return;
@@ -77,7 +101,7 @@ export class Connection {
       this.retry();
       return;
     }
-    const source = new EventSource('events');
+    const source = new EventSource('events?token=' + encodeURIComponent(token()));
     this.source = source;
     source.addEventListener('hello', (event) => {
       const hello = JSON.parse(event.data);
@@ -92,7 +116,12 @@ export class Connection {
     });
     source.addEventListener('exit', (event) => {
       this.drop(source, 'the daemon stopped');
-      this.handlers.exited(JSON.parse(event.data));
+      // A new stream starts a new daemon client (`--remote` starts a daemon if none answers):
+      // after a second at least, backing off, so a daemon that cannot start is not hammered.
+      this.attempt = Math.max(this.attempt, 2);
+      const delay = this.nextDelay();
+      this.handlers.exited(JSON.parse(event.data), delay);
+      this.timer = setTimeout(() => this.start(), delay);
     });
     source.addEventListener('error', () => {
       if (this.source !== source) return;
@@ -101,9 +130,14 @@ export class Connection {
     });
   }
 
-  retry() {
+  nextDelay() {
     const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
+    return delay;
+  }
+
+  retry() {
+    const delay = this.nextDelay();
     this.handlers.lost(delay);
     this.timer = setTimeout(() => this.start(), delay);
   }
@@ -158,9 +192,9 @@ export class Connection {
     try {
       const response = await fetch('rpc?conn=' + encodeURIComponent(conn), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', 'X-Bindery-Token': token() },
         body,
-        credentials: 'same-origin',
+        credentials: 'omit',
         cache: 'no-store',
       });
       ok = response.ok;

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import pytest
 
@@ -52,13 +52,15 @@ class Bridge:
     """A bindery-web process: its URL (first line of stdout), port, token, and its stderr."""
 
     def __init__(self, daemon: Optional[str], port: int = 0, token: Optional[str] = None,
-                 env: Optional[Dict[str, str]] = None) -> None:
-        """`daemon`: the --daemon command; None: bindery-web's default (binderyd --remote auto)."""
+                 env: Optional[Dict[str, str]] = None, prefix: Sequence[str] = (),
+                 arguments: Sequence[str] = ()) -> None:
+        """`daemon`: the --daemon command; None: bindery-web's default (binderyd --remote auto).
+        `prefix` runs it through a command (prlimit ...), `arguments` are more options."""
         env = {**os.environ, **(env or {})}
         env.pop("BINDERY_WEB_TOKEN", None)
         if token is not None:
             env["BINDERY_WEB_TOKEN"] = token
-        argv = [sys.executable, BRIDGE, "--port", str(port), "--verbose"]
+        argv = [*prefix, sys.executable, BRIDGE, "--port", str(port), "--verbose", *arguments]
         if daemon is not None:
             argv += ["--daemon", daemon]
         self.process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)

@@ -22,7 +22,7 @@ def status(page: Page) -> Any:
     return page.driver.find_element("id", "status")
 
 
-def test_a_dead_daemon_is_said_and_a_reconnect_brings_the_form_back(
+def test_a_dead_daemon_is_said_and_the_page_reconnects_by_itself_with_the_form(
         driver: Any, tabs: Dict[str, Page], start_bridge: Callable[..., Bridge], binderyd: str, tmp_path: Any) -> None:
     pids = tmp_path / "pids"
     # Each page connection's daemon writes its pid first (exec keeps it).
@@ -32,16 +32,27 @@ def test_a_dead_daemon_is_said_and_a_reconnect_brings_the_form_back(
     control(form, "email").send_keys("ada@example.com")
     page.wait_text(member(form, "isValid"), "true")
     first = int(pids.read_text().split()[-1])
+    # Every status the page shows, with its form as it was then (the page reconnects by itself).
+    page.driver.execute_script("""
+        window.seen = [];
+        const status = document.getElementById('status');
+        new MutationObserver(() => {
+          const form = document.querySelector("section.form[data-type='email']");
+          const input = form && form.querySelector("[name='email']");
+          window.seen.push({state: status.dataset.state, text: status.textContent,
+                            form: form && form.dataset.state, formText: form && form.textContent,
+                            enabled: !!input && !input.matches(':disabled'),
+                            history: form ? [...form.querySelectorAll("button[data-action='undo'], button[data-action='redo']")]
+                              .map((button) => !button.disabled) : []});
+        }).observe(status, {attributes: true, childList: true, subtree: true, characterData: true});""")
     os.kill(first, signal.SIGKILL)
-    page.wait_until(lambda _: status(page).get_attribute("data-state") == "dead", message="the page did not notice")
-    assert "The daemon stopped (signal 9)" in status(page).text
-    form = page.form("email", state="dead")
-    assert "no longer live" in form.text
-    assert not control(form, "email").is_enabled()
-    history = form.find_elements("css selector", "button[data-action='undo'], button[data-action='redo']")
-    assert [button.is_enabled() for button in history] == [False, False]  # no session to undo in
-    page.driver.find_element("id", "reconnect").click()
-    page.wait_live()
+    page.wait_until(lambda d: any(s["state"] == "dead" for s in d.execute_script("return window.seen")),
+                    message="the page did not notice")
+    page.wait_live(timeout=15)  # by itself: no click
+    [dead] = [s for s in page.driver.execute_script("return window.seen") if s["state"] == "dead"][:1]
+    assert "The daemon stopped (signal 9)" in dead["text"] and "reconnecting in 1 s" in dead["text"], dead
+    assert dead["form"] == "dead" and "no longer live" in dead["formText"] and not dead["enabled"], dead
+    assert dead["history"] == [False, False], dead  # no session to undo in
     form = page.form("email")
     history = form.find_elements("css selector", "button[data-action='undo'], button[data-action='redo']")
     assert [button.is_enabled() for button in history] == [True, True]

@@ -43,4 +43,4 @@ def test_sh_block(line: int, code: str, binderyd: str) -> None:
     assert done.returncode == 0, "README.md:%d failed (%d):\n%s\n%s" % (line, done.returncode, done.stdout, done.stderr)
     if "curl" in code:  # the session block: what its comments say
         assert done.stdout.split("\n")[:3] == ["200", "403", "403"], done.stdout
-        assert "refused GET /: no token" in done.stdout and "cross-origin request (Origin http://evil.example)" in done.stdout
+        assert "refused GET /ping: no token" in done.stdout and "cross-origin request (Origin http://evil.example)" in done.stdout

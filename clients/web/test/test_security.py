@@ -41,7 +41,8 @@ def authorized(bridge: Bridge) -> Dict[str, Optional[str]]:
     return {"X-Bindery-Token": bridge.token}
 
 
-PATHS = ["/", "/app.js", "/model.js", "/app.css", "/ping", "/events"]
+PAGE_FILES = ["/app.js", "/model.js", "/app.css"]
+DAEMON_PATHS = ["/ping", "/events"]
 
 
 def test_the_url_is_the_first_line_with_a_fresh_token(bridge: Bridge, start_bridge: Any) -> None:
@@ -49,19 +50,40 @@ def test_the_url_is_the_first_line_with_a_fresh_token(bridge: Bridge, start_brid
     assert start_bridge().token != bridge.token
 
 
-@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("path", DAEMON_PATHS)
 def test_requests_without_the_token_are_refused(bridge: Bridge, path: str) -> None:
     status, _, body = send(bridge, path)
     assert status == 403 and b"no token" in body
-    for wrong in ({"X-Bindery-Token": "x" + bridge.token[1:]}, {"Cookie": "bindery-web-%d=nope" % bridge.port},
-                  {"X-Bindery-Token": ""}, {"X-Bindery-Token": bridge.token + "x"}):
+    for wrong in ({"X-Bindery-Token": "x" + bridge.token[1:]}, {"X-Bindery-Token": ""},
+                  {"X-Bindery-Token": bridge.token + "x"}):
         status, _, body = send(bridge, path, headers=wrong)
         assert status == 403 and b"wrong token" in body, (wrong, body)
     status, _, _ = send(bridge, path + "?token=" + bridge.token[:-1])
     assert status == 403
-    # A cookie of another port's bridge is not this one's.
-    status, _, _ = send(bridge, path, headers={"Cookie": "bindery-web-%d=%s" % (bridge.port + 1, bridge.token)})
-    assert status == 403
+    # A cookie is never a credential (a browser sends one to every port of 127.0.0.1).
+    status, _, body = send(bridge, path, headers={"Cookie": "bindery-web-%d=%s" % (bridge.port, bridge.token)})
+    assert status == 403 and b"no token" in body
+
+
+def test_the_page_itself_needs_the_token(bridge: Bridge) -> None:
+    """A request for the page without the token is refused, as every request without it is."""
+    status, headers, body = send(bridge, "/")
+    assert status == 403 and b"no token" in body
+    status, headers, body = send(bridge, "/?token=" + bridge.token)
+    assert status == 200 and body
+
+
+@pytest.mark.parametrize("path", PAGE_FILES)
+def test_the_pages_own_files_need_no_token_and_set_no_cookie(bridge: Bridge, path: str) -> None:
+    """The page's scripts and style sheet, the same for every user, no secret in them: served
+    without the token (the page drops it from its address and keeps it in its origin's storage),
+    and never a cookie. The page itself (/) needs the token (test_the_page_itself_needs_the_token)."""
+    status, headers, body = send(bridge, path)
+    assert status == 200 and body
+    assert "set-cookie" not in headers
+    assert headers["content-security-policy"].startswith("default-src 'none'")
+    status, headers, _ = send(bridge, path + "?token=" + bridge.token)
+    assert status == 200 and "set-cookie" not in headers
 
 
 def test_a_post_without_the_token_is_refused_before_anything_is_relayed(bridge: Bridge) -> None:
@@ -71,17 +93,14 @@ def test_a_post_without_the_token_is_refused_before_anything_is_relayed(bridge: 
     wait_for(lambda: any("refused POST /rpc: no token" in line for line in bridge.log_since(mark)), 5, "the refusal logged")
 
 
-def test_the_token_may_come_in_the_url_a_cookie_or_a_header(bridge: Bridge) -> None:
+def test_the_token_may_come_in_the_url_or_a_header(bridge: Bridge) -> None:
     status, headers, body = send(bridge, "/?token=" + bridge.token)
     assert status == 200 and b"<!doctype html>" in body
-    cookie = headers["set-cookie"]
-    assert cookie.startswith("bindery-web-%d=%s;" % (bridge.port, bridge.token))
-    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
-    assert headers["content-security-policy"].startswith("default-src 'none'")
     assert headers["x-frame-options"] == "DENY" and headers["referrer-policy"] == "no-referrer"
-    status, headers, body = send(bridge, "/app.js", headers={"Cookie": "other=1; bindery-web-%d=%s" % (bridge.port, bridge.token)})
+    status, headers, body = send(bridge, "/app.js")
     assert status == 200 and headers["content-type"].startswith("text/javascript") and b"import" in body
     assert send(bridge, "/ping", headers=authorized(bridge))[0] == 204
+    assert send(bridge, "/ping?token=" + bridge.token)[0] == 204
 
 
 @pytest.mark.parametrize("host", [
@@ -243,14 +262,22 @@ window.tried = tried;
 </script></body>"""
 
 
+class Elsewhere(str):
+    """The URL of a server of another origin; `requests` holds the head of each request it got."""
+
+    requests: List[str]
+
+
 @pytest.fixture
-def elsewhere(bridge: Bridge) -> Iterator[str]:
-    """A page of another origin — another port of 127.0.0.1, so the same *site*: the browser sends
-    it the bridge's SameSite cookie, and only the Origin and Sec-Fetch-Site checks stand between."""
+def elsewhere(bridge: Bridge) -> Iterator[Elsewhere]:
+    """A page of another origin — another port of 127.0.0.1, so the same *site*, to which a browser
+    sends every cookie of 127.0.0.1 — like another local user's server."""
     page = (ATTACK % {"bridge": json.dumps(bridge.origin)}).encode()
+    requests: List[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
+            requests.append(self.requestline + "\n" + str(self.headers))
             self.send_response(200)
             self.send_header("Content-Type", "text/html")
             self.send_header("Content-Length", str(len(page)))
@@ -263,14 +290,16 @@ def elsewhere(bridge: Bridge) -> Iterator[str]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield "http://127.0.0.1:%d/" % server.server_address[1]
+    url = Elsewhere("http://127.0.0.1:%d/" % server.server_address[1])
+    url.requests = requests
+    yield url
     server.shutdown()
     server.server_close()
 
 
 def test_a_page_of_another_origin_gets_nothing_in_a_real_browser(tabs: Dict[str, Page], elsewhere: str) -> None:
     page = tabs["main"]
-    page.go("#/")  # the browser holds the bridge's cookie now
+    page.go("#/")  # the page holds the bridge's token now
     bridge = page.bridge
     mark = len(bridge.stderr)
     page.driver.get(elsewhere)
@@ -282,3 +311,34 @@ def test_a_page_of_another_origin_gets_nothing_in_a_real_browser(tabs: Dict[str,
         assert any(what in line and "cross-origin" in line for line in refused), (what, log)
     assert not any("started" in line for line in log), log
     page.loaded = False  # the tab left the bridge's page
+
+
+def test_the_token_never_leaves_its_origin_yet_reloads_and_new_tabs_work(
+        tabs: Dict[str, Page], elsewhere: Elsewhere) -> None:
+    """A browser sends a cookie of 127.0.0.1 to every port of it — another user's server included.
+    The token lives in the bridge's origin's storage: nothing the browser sends elsewhere carries
+    it, and a page of another origin cannot read it; the bridge's own page, reloaded or opened in a
+    new tab without the token in its address, still finds it."""
+    page = tabs["main"]
+    page.load("#/")
+    bridge = page.bridge
+    assert "token" not in page.driver.current_url
+    page.driver.get(elsewhere + "?from=bridge")
+    page.wait_until(lambda d: len(d.execute_script("return window.tried") or []) >= 3, message="the attempts")
+    seen = page.driver.execute_script("return document.cookie + JSON.stringify(Object.assign({}, localStorage))")
+    assert bridge.token not in seen
+    assert elsewhere.requests and not any(bridge.token in request for request in elsewhere.requests), elsewhere.requests
+    # Back to the bridge without the token in the address (a reload, a bookmark, a new tab): live.
+    page.driver.get(bridge.origin + "/#/email")
+    page.wait_live()
+    page.form("email")
+    page.driver.switch_to.new_window("tab")
+    try:
+        page.driver.get(bridge.origin + "/#/email")
+        Page(page.driver, page.driver.current_window_handle, bridge).wait_live()
+    finally:
+        page.driver.close()
+        page.driver.switch_to.window(page.handle)
+    page.driver.refresh()
+    page.wait_live()
+    page.loaded = True

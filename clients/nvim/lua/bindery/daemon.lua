@@ -23,6 +23,9 @@ local function exited(conn, code, signal)
     why = ('binderyd was killed (signal %d)'):format(signal)
   else
     why = ('binderyd exited (code %d)'):format(code)
+    -- binderyd --remote says how the shared daemon ended (killed by signal 9) and where its log is.
+    local said = (conn.stderr_tail or ''):match('binderyd %-%-remote: error: ([^\n]*)\n?$')
+    if code ~= 0 and said then why = why .. ': ' .. said end
   end
   log.note(why)
   for session, form in pairs(M.sessions) do

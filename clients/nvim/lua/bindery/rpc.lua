@@ -23,12 +23,26 @@ end
 -- All of them run on the main loop (scheduled), in the order things arrived.
 function M.start(argv, handlers)
   local stdin, stdout, stderr = uv.new_pipe(false), uv.new_pipe(false), uv.new_pipe(false)
-  local self = setmetatable({ next_id = 0, pending = {}, handlers = handlers, closed = false }, Conn)
+  local self = setmetatable({ next_id = 0, pending = {}, handlers = handlers, closed = false, stderr_tail = '' }, Conn)
+  -- The exit is handled once stderr has ended too (a forwarder's last words say how its daemon
+  -- ended), or a second after it, should a grandchild keep stderr open.
+  local exit_status, stderr_ended, exit_handled = nil, false, false
+  local function handle_exit()
+    if exit_handled or not exit_status then return end
+    exit_handled = true
+    vim.schedule(function() self:_exited(exit_status[1], exit_status[2]) end)
+  end
   local handle, pid = uv.spawn(argv[1], {
     args = vim.list_slice(argv, 2),
     stdio = { stdin, stdout, stderr },
   }, function(code, signal)
-    vim.schedule(function() self:_exited(code, signal) end)
+    exit_status = { code, signal }
+    if stderr_ended then return handle_exit() end
+    local timer = uv.new_timer()
+    timer:start(1000, 0, function()
+      timer:close()
+      handle_exit()
+    end)
   end)
   if not handle then
     for _, pipe in ipairs({ stdin, stdout, stderr }) do pipe:close() end
@@ -47,7 +61,13 @@ function M.start(argv, handlers)
     end)
   end)
   stderr:read_start(function(_, chunk)
-    if chunk then vim.schedule(function() handlers.on_stderr(chunk) end) end
+    if chunk then
+      self.stderr_tail = (self.stderr_tail .. chunk):sub(-4096)
+      vim.schedule(function() handlers.on_stderr(chunk) end)
+    else
+      stderr_ended = true
+      handle_exit()
+    end
   end)
   return self
 end

@@ -54,3 +54,25 @@ T.test('shared: a keyed form through --remote auto updates live while a Python s
   stop_shared_daemon(runtime)
   if not ok then error(err, 0) end
 end)
+
+T.test('shared: a shared daemon killed under a form is said as killed, with its log', function()
+  local runtime = vim.fn.tempname()
+  vim.fn.mkdir(runtime, 'p', tonumber('700', 8))
+  vim.env.XDG_RUNTIME_DIR = runtime
+  vim.g.bindery_cmd = { vim.env.BINDERYD, '--remote', 'auto' }
+  local socket = runtime .. '/bindery/daemon.sock'
+  local ok, err = pcall(function()
+    vim.cmd('BinderyOpen email signup')
+    local form = vim.api.nvim_get_current_buf()
+    T.wait(function() return T.text(form):find('Email:', 1, true) end, 'the form')
+    local pids = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. socket })
+    T.truthy(#pids == 1 and tonumber(pids[1]), 'one shared daemon: ' .. vim.inspect(pids))
+    uv.kill(tonumber(pids[1]), 'sigkill')
+    local said = ('!! binderyd exited (code 137): the daemon on %s (pid %s) was killed by signal 9 while this '
+      .. 'client was connected; its log: %s.log'):format(socket, pids[1], socket)
+    T.wait(function() return T.text(form):find(said, 1, true) end, 'the form to say how the daemon ended: ' .. said)
+  end)
+  vim.env.XDG_RUNTIME_DIR = nil
+  stop_shared_daemon(runtime)
+  if not ok then error(err, 0) end
+end)
