@@ -42,20 +42,20 @@ enum SchemaProbe {
         // BinderyValue first: most members are one (String, Int, Bool, Double), and a cast that
         // fails searches every conformance record of the binary (about 25,000 instructions in a
         // static daemon: two failed casts per member were a sixth of the start-up's work).
-        if let binderyType = T.self as? any BinderyValue.Type {
+        if ConformanceIndex.mayConform(T.self, to: (any BinderyValue).self), let binderyType = T.self as? any BinderyValue.Type {
             let valueType = binderyType.valueType
             if let value = placeholder(of: valueType) as? T { return (value, valueType) }
             if let value = try? (binderyType as any BinderyValue.Type).init(jsonValue: sample(of: valueType)) as? T {
                 return (value, valueType)
             }
         }
-        if let integer = T.self as? any FixedWidthInteger.Type, let value = integer.init(0) as? T {
+        let coder = DynamicCoders.coder(for: T.self)  // numbers included (the coder asks the index first)
+        if case .integer = coder.valueType, let integer = T.self as? any FixedWidthInteger.Type, let value = integer.init(0) as? T {
             return (value, .integer)
         }
-        if let number = T.self as? any BinaryFloatingPoint.Type, let value = number.init(0) as? T {
+        if case .number = coder.valueType, let number = T.self as? any BinaryFloatingPoint.Type, let value = number.init(0) as? T {
             return (value, .number)
         }
-        let coder = DynamicCoders.coder(for: T.self)
         let valueType = coder.valueType
         if coder.canDecode, let value = try? coder.decode(sample(of: valueType)) as? T { return (value, valueType) }
         // The sample did not fit (a type that validates, or one being described right now): a
@@ -70,7 +70,9 @@ enum SchemaProbe {
 
     /// How Bindery describes `T`, for a member decoded with `decodeIfPresent` (no value needed).
     static func description<T: Decodable>(of type: T.Type) -> ValueType {
-        if let binderyType = T.self as? any BinderyValue.Type { return binderyType.valueType }
+        if ConformanceIndex.mayConform(T.self, to: (any BinderyValue).self), let binderyType = T.self as? any BinderyValue.Type {
+            return binderyType.valueType
+        }
         return DynamicCoders.coder(for: T.self).valueType
     }
 

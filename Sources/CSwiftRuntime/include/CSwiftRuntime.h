@@ -28,4 +28,10 @@ int bindery_observation_access_list_source(void);
 void *bindery_observation_access_list_get(void);
 void bindery_observation_access_list_set(void *value);
 
+/// How many (type, protocol) conformance records every loaded image holds (0: none could be read).
+size_t bindery_conformance_record_count(void);
+/// Whether some loaded image holds a conformance record of the nominal type `type_descriptor` to
+/// the protocol `protocol_descriptor`: a hash probe, where a failed cast searches every record.
+int bindery_has_conformance_record(const void *type_descriptor, const void *protocol_descriptor);
+
 #endif

@@ -31,27 +31,42 @@ enum DynamicCoders {
     }
 
     private static func classify(_ type: Any.Type, into coder: DynamicCoder) {
-        if let bindery = type as? any BinderyValue.Type { return bindery.describe(into: coder) }
-        if let integer = type as? any FixedWidthInteger.Type { return NumberCoding.describeInteger(integer, into: coder) }
-        if let number = type as? any BinaryFloatingPoint.Type { return NumberCoding.describeFloatingPoint(number, into: coder) }
+        // Each question below is asked of the conformance index before it is asked of the runtime:
+        // a failed cast searches every conformance record of the program (see ConformanceIndex).
+        func may(_ existential: Any.Type) -> Bool { ConformanceIndex.mayConform(type, to: existential) }
+        if may((any BinderyValue).self), let bindery = type as? any BinderyValue.Type { return bindery.describe(into: coder) }
+        if may((any FixedWidthInteger).self), let integer = type as? any FixedWidthInteger.Type {
+            return NumberCoding.describeInteger(integer, into: coder)
+        }
+        if may((any BinaryFloatingPoint).self), let number = type as? any BinaryFloatingPoint.Type {
+            return NumberCoding.describeFloatingPoint(number, into: coder)
+        }
         if type == Duration.self { return NumberCoding.describeDuration(into: coder) }
-        if let optional = type as? any OptionalValue.Type { return optional.describeOptional(into: coder) }
+        if may((any OptionalValue).self), let optional = type as? any OptionalValue.Type { return optional.describeOptional(into: coder) }
         if ObjectIdentifier(type) == ObjectIdentifier((any Error).self) {
             return ErrorCoding.describe((any Error).self, into: coder)
         }
-        if let error = type as? any Error.Type { return ErrorCoding.describe(error, into: coder) }
+        if may((any Error).self), let error = type as? any Error.Type { return ErrorCoding.describe(error, into: coder) }
         let kind = TypeMetadata.kind(of: type)
         if kind == .enum, let cases = TypeMetadata.cases(of: type), cases.allSatisfy({ !$0.hasPayload }) {
             return EnumCoding.describePayloadless(type, cases: cases, into: coder)
         }
-        if let dictionary = type as? any DictionaryValue.Type { return dictionary.describeDictionary(into: coder) }
-        if let set = type as? any (SetAlgebra & Sequence).Type { return SetCoding.describe(set, into: coder) }
-        if let array = type as? any ArrayValue.Type { return array.describeArray(into: coder) }
+        if may((any DictionaryValue).self), let dictionary = type as? any DictionaryValue.Type {
+            return dictionary.describeDictionary(into: coder)
+        }
+        if may((any SetAlgebra & Sequence).self), let set = type as? any (SetAlgebra & Sequence).Type {
+            return SetCoding.describe(set, into: coder)
+        }
+        if may((any ArrayValue).self), let array = type as? any ArrayValue.Type { return array.describeArray(into: coder) }
         // A range is its bounds, not its (possibly millions of) elements.
-        if type is any RangeExpression.Type { return StructCoding.describe(type, into: coder, byStoredProperties: true) }
-        if let sequence = type as? any Sequence.Type { return SequenceCoding.describe(sequence, into: coder) }
-        if let child = type as? any ViewModel.Type { return describeChild(child, into: coder) }
-        if kind == .struct, let raw = type as? any RawRepresentable.Type { return RawValueCoding.describe(raw, into: coder) }
+        if may((any RangeExpression).self), type is any RangeExpression.Type {
+            return StructCoding.describe(type, into: coder, byStoredProperties: true)
+        }
+        if may((any Sequence).self), let sequence = type as? any Sequence.Type { return SequenceCoding.describe(sequence, into: coder) }
+        if kind == .class, let child = type as? any ViewModel.Type { return describeChild(child, into: coder) }
+        if kind == .struct, may((any RawRepresentable).self), let raw = type as? any RawRepresentable.Type {
+            return RawValueCoding.describe(raw, into: coder)
+        }
         switch kind {
         case .enum: EnumCoding.describeUnion(type, into: coder)
         case .struct: StructCoding.describe(type, into: coder)

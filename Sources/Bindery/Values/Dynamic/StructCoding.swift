@@ -5,7 +5,8 @@
 @MainActor
 enum StructCoding {
     static func describe(_ type: Any.Type, into coder: DynamicCoder, byStoredProperties: Bool = false) {
-        let decodable = byStoredProperties ? nil : type as? any Decodable.Type
+        let decodable = byStoredProperties || !ConformanceIndex.mayConform(type, to: (any Decodable).self)
+            ? nil : type as? any Decodable.Type
         if let decodable {
             let stored = TypeMetadata.storedProperties(of: type)?.map(\.name)
             coder.valueType = shape(of: decodable, typeName: coder.typeName, storedPropertyNames: stored)
@@ -17,7 +18,8 @@ enum StructCoding {
                 return ValueType.Member(name: property.name, type: inner.valueType, isOptional: inner.valueType.isNullable)
             })
         }
-        if !byStoredProperties, let encodable = type as? any Encodable.Type {
+        if !byStoredProperties, ConformanceIndex.mayConform(type, to: (any Encodable).self),
+           let encodable = type as? any Encodable.Type {
             coder.encodeBody = CodableCoding.encoder(encodable)
         } else {
             coder.encodeBody = { value in encodeStoredProperties(value) }

@@ -127,7 +127,7 @@ enum TypeMetadata {
         unsafeBitCast(type, to: UnsafeRawPointer.self)
     }
 
-    private static func nominalDescriptor(_ type: Any.Type) -> UnsafeRawPointer {
+    static func nominalDescriptor(_ type: Any.Type) -> UnsafeRawPointer {
         metadata(type).load(fromByteOffset: 8, as: UnsafeRawPointer.self)
     }
 

@@ -1,0 +1,118 @@
+#include "CSwiftRuntime.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+// Which types have a conformance record for which protocols, from every loaded image's
+// swift5_protocol_conformances section, read once into a hash set: a failed `as? any P.Type` makes the
+// runtime search every record of the program (about 100,000 instructions in a static daemon, for
+// each new pair of type and protocol), while a look-up here is a hash probe. A pair not found
+// cannot conform (for a struct or an enum: a class may inherit a conformance); a pair found may
+// (a conditional conformance), and the real cast decides. See ConformanceIndex.swift.
+
+// The runtime's list of loaded images (what swift-testing uses to find tests). The first fields of
+// its MetadataSections are stable: version, reserved, next, prev, then the sections' ranges.
+typedef struct {
+    uintptr_t start;
+    size_t length;
+} section_range;
+
+typedef struct {
+    uintptr_t version;
+    uintptr_t reserved;
+    void *next;
+    void *prev;
+    section_range protocols;
+    section_range protocol_conformances;
+} metadata_sections;
+
+extern void swift_enumerateAllMetadataSections(bool (*body)(const metadata_sections *sections, void *context),
+                                               void *context) __attribute__((weak));
+
+typedef struct {
+    const void *type;
+    const void *protocol;
+} pair;
+
+// An open-addressing hash set of pairs, sized to twice the records at least: one pass to count,
+// one to fill (a sort of them cost more than every look-up together).
+static pair *slots;
+static size_t slot_mask;
+static size_t pair_count;
+static pthread_once_t built = PTHREAD_ONCE_INIT;
+
+static const void *relative(const int32_t *field) {
+    return *field == 0 ? NULL : (const char *)field + *field;
+}
+
+static size_t slot_of(const void *type, const void *protocol) {
+    uintptr_t hash = ((uintptr_t)type * 0x9E3779B97F4A7C15u) ^ ((uintptr_t)protocol * 0xC2B2AE3D27D4EB4Fu);
+    return (size_t)(hash ^ (hash >> 29)) & slot_mask;
+}
+
+static void add(const void *type, const void *protocol) {
+    size_t slot = slot_of(type, protocol);
+    while (slots[slot].type) {
+        if (slots[slot].type == type && slots[slot].protocol == protocol) return;
+        slot = (slot + 1) & slot_mask;
+    }
+    slots[slot] = (pair){type, protocol};
+    pair_count++;
+}
+
+static bool count_image(const metadata_sections *sections, void *context) {
+    *(size_t *)context += sections->protocol_conformances.length / sizeof(int32_t);
+    return true;
+}
+
+static bool read_image(const metadata_sections *sections, void *context) {
+    (void)context;
+    const int32_t *entries = (const int32_t *)sections->protocol_conformances.start;
+    size_t count = sections->protocol_conformances.length / sizeof(int32_t);
+    for (size_t i = 0; i < count; i++) {
+        // A relative pointer to a ProtocolConformanceDescriptor: protocol (relative, indirect when
+        // its low bit is set), type reference, witness table pattern, flags.
+        const int32_t *record = relative(&entries[i]);
+        if (!record) continue;
+        int32_t protocol_offset = record[0];
+        const void *protocol = (const char *)&record[0] + (protocol_offset & ~1);
+        if (protocol_offset & 1) protocol = *(const void *const *)protocol;
+        uint32_t flags = (uint32_t)record[3];
+        const void *type;
+        switch ((flags >> 3) & 0x7) {
+        case 0: type = relative(&record[1]); break;                                  // direct descriptor
+        case 1: type = *(const void *const *)relative(&record[1]); break;            // indirect descriptor
+        default: continue;                                                            // Objective-C classes
+        }
+        if (type && protocol) add(type, protocol);
+    }
+    return true;
+}
+
+static void build(void) {
+    if (!swift_enumerateAllMetadataSections) return;
+    size_t records = 0;
+    swift_enumerateAllMetadataSections(count_image, &records);
+    size_t size = 1024;
+    while (size < records * 2) size *= 2;
+    slots = calloc(size, sizeof(pair));
+    if (!slots) return;
+    slot_mask = size - 1;
+    swift_enumerateAllMetadataSections(read_image, NULL);
+}
+
+size_t bindery_conformance_record_count(void) {
+    pthread_once(&built, build);
+    return pair_count;
+}
+
+int bindery_has_conformance_record(const void *type_descriptor, const void *protocol_descriptor) {
+    pthread_once(&built, build);
+    if (!slots) return 1;
+    for (size_t slot = slot_of(type_descriptor, protocol_descriptor); slots[slot].type; slot = (slot + 1) & slot_mask) {
+        if (slots[slot].type == type_descriptor && slots[slot].protocol == protocol_descriptor) return 1;
+    }
+    return 0;
+}
