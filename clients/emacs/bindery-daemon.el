@@ -185,8 +185,9 @@ than a dead pipe later."
                      (list :processId (emacs-pid)
                            :clientInfo (list :name "bindery.el")
                            ;; A list that gains a movie sends the movie,
-                           ;; not the whole list (see `bindery--splice').
-                           :capabilities (list :splices t))
+                           ;; not the whole list (see `bindery--splice');
+                           ;; every value comes with the daemon's text.
+                           :capabilities (list :splices t :display t))
                      conn
                      ;; bindery-dev (the developer loop) builds the package
                      ;; before it answers: a first build can take minutes.
