@@ -124,8 +124,12 @@ function M.send(form, name)
     local field = form.fields[name]
     form.sent[name] = text
     local params = text_of.params(field, text)
-    -- A checkbox's value is known; no echo comes for a value stored as written.
+    -- No echo comes for a value stored as written: a checkbox's value is known, and so is a
+    -- plain string's (the text itself, protocol.md "Display and text"); others are the daemon's.
     if params.value ~= nil then form.state[name] = params.value end
+    if params.text and field.type == 'string' and not field.format then
+      form.state[name] = (params.text == '' and field.nullable) and vim.NIL or params.text
+    end
     params.session, params.field = form.session, name
     local id
     form.writing = form.writing + 1
