@@ -147,8 +147,8 @@ Return the slots to finalize.  A row's results show as messages."
 
 (defun bindery--command-press (command &optional args)
   "Invoke COMMAND with ARGS, after sending what was typed; do not wait for it.
-A command that takes arguments asks for them when ARGS is nil (as
-one line of `bindery--type-text', or JSON)."
+A command that takes arguments asks for them when ARGS is nil: what
+the person types goes as `text', for the daemon to read."
   (bindery--flush-fields)
   (cond
    ((not (bindery--live-p)) (message "%s" (bindery--dead-message)))
@@ -160,24 +160,15 @@ one line of `bindery--type-text', or JSON)."
            (timeout (bindery--command-timeout-setting))
            (schema (bindery--command-schema command))
            (type (plist-get schema :args))
-           (args (or args
-                     (and type
-                          (let ((parsed (bindery--type-parse
-                                         type
-                                         (read-string
-                                          (format "%s (%s%s): " (bindery--command-label command)
-                                                  (or (plist-get type :typeName)
-                                                      (plist-get type :type))
-                                                  (if (equal (plist-get type :type) "object")
-                                                      " as name: value, ...; or RET on a row"
-                                                    ""))))))
-                            (if (eq (car parsed) :error)
-                                (user-error "%s: %s (not sent)"
-                                            (bindery--command-label command) (cdr parsed))
-                              (cdr parsed))))))
+           (text (and (not args) type
+                      (read-string
+                       (format "%s (%s%s): " (bindery--command-label command)
+                               (or (plist-get type :typeName) (plist-get type :type))
+                               (if (equal (plist-get type :type) "object") "; or RET on a row" "")))))
            (params (append (list :session bindery--session
                                  :command (bindery--command-name command))
-                           (and args (list :args args))))
+                           (and args (list :args args))
+                           (and text (list :text text))))
            id)
       (setq id (bindery--async
                 bindery--conn :invoke params
@@ -204,7 +195,7 @@ one line of `bindery--type-text', or JSON)."
     (setq error (list :message (concat (plist-get error :message)
                                        " (bindery-command-timeout); cancelled"))))
   (if error
-      (let ((message (or (plist-get error :message) "failed")))
+      (let ((message (bindery--refusal error)))
         (bindery--command-show command (concat "! " message) 'bindery-error)
         (message "%s: %s" (bindery--command-label command) message))
     (let ((value (plist-get result :result)))

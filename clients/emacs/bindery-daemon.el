@@ -200,8 +200,9 @@ Its stderr may still be arriving: it is read for up to a second first."
                      (list :processId (emacs-pid)
                            :clientInfo (list :name "bindery.el")
                            ;; A list that gains a movie sends the movie,
-                           ;; not the whole list (see `bindery--splice').
-                           :capabilities (list :splices t))
+                           ;; not the whole list (see `bindery--splice');
+                           ;; every value comes with the daemon's text.
+                           :capabilities (list :splices t :display t))
                      conn
                      ;; bindery-dev (the developer loop) builds the package
                      ;; before it answers: a first build can take minutes.

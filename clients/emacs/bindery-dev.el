@@ -120,18 +120,25 @@ What was typed and not sent yet is sent first, and shown again."
         (column (current-column))
         (windows (get-buffer-window-list (current-buffer) nil t))
         (failure bindery-dev--build-error)
-        state)
-    ;; The widgets hold what the person typed (the daemon does not echo it).
+        state display)
+    ;; The widgets hold what the person typed (the daemon does not echo it):
+    ;; a control's value, or text shown again as it was typed.
     (dolist (field bindery--fields)
-      (let ((input (bindery--field-input field)))
-        (when (and (bindery--field-widget field) (eq (car input) :ok))
-          (puthash (bindery--field-name field) (cdr input) bindery--state))))
+      (when (bindery--field-widget field)
+        (let ((input (bindery--field-input field))
+              (name (bindery--field-name field)))
+          (if (plist-member input :text)
+              (puthash name (plist-get input :text) bindery--display)
+            (puthash name (plist-get input :value) bindery--state)))))
     (maphash (lambda (name value)
                (setq state (plist-put state (intern (concat ":" name)) value)))
              bindery--state)
+    (maphash (lambda (name text)
+               (setq display (plist-put display (intern (concat ":" name)) text)))
+             bindery--display)
     (bindery--form-build bindery--conn schema
                          (list :session bindery--session :revision bindery--revision
-                               :state state)
+                               :state state :display display)
                          bindery--key)
     (when failure (bindery-dev--show-failure failure))
     (when at (bindery-dev--goto-field at column))

@@ -68,7 +68,7 @@
 Its members and buttons are drawn under its parent's member, and the
 form's buffer-local variables are bound to these while it is handled
 \(`bindery--with-child')."
-  session type schema (revision 0) state fields commands history
+  session type schema (revision 0) state display fields commands history
   (value-column 0) (indent "") closed widgets start)
 
 (defvar-local bindery--conn nil "The connection this form's session lives on.")
@@ -77,6 +77,8 @@ form's buffer-local variables are bound to these while it is handled
 (defvar-local bindery--key nil "The key the session was opened with, if any.")
 (defvar-local bindery--revision 0 "The last revision of the session seen.")
 (defvar-local bindery--state nil "Hash table: state member name -> value.")
+(defvar-local bindery--display nil
+  "Hash table: state member name -> the daemon's text for its value.")
 (defvar-local bindery--fields nil "The form's `bindery--field's, in order.")
 (defvar-local bindery--commands nil "The form's commands, in order.")
 (defvar-local bindery--status nil "Slot under the title for news of the daemon.")
@@ -104,6 +106,7 @@ to CHILD's, and what BODY sets of them is kept in CHILD."
                (bindery--type (bindery--child-type ,c))
                (bindery--revision (bindery--child-revision ,c))
                (bindery--state (bindery--child-state ,c))
+               (bindery--display (bindery--child-display ,c))
                (bindery--fields (bindery--child-fields ,c))
                (bindery--commands (bindery--child-commands ,c))
                (bindery--history (bindery--child-history ,c))
@@ -202,8 +205,7 @@ own would put back text the daemon no longer holds."
 
 (defun bindery--kind-of (schema)
   "Return how the field SCHEMA is shown: text, checkbox, choice or output.
-Lists, structs, dictionaries, unions and any are text too, in the
-one-line form of `bindery--type-text'."
+Every other writable field is text: the daemon's, sent back as typed."
   (let ((type (plist-get schema :type)))
     (cond ((equal type "viewModel") 'child)
           ((and (equal type "array")
@@ -235,12 +237,8 @@ A child member is a heading; what it shows is drawn under it later."
              (apply #'widget-create 'editable-field
                     :size (bindery--field-width-setting) :format "[%v]"
                     :keymap bindery-field-keymap
-                    :value (bindery--input-text value (bindery--field-schema field))
-                    (append
-                     ;; RET in a union's field picks its case.
-                     (and (equal (plist-get (bindery--field-schema field) :type) "union")
-                          (list :action #'bindery--union-action))
-                     common))))
+                    :value (bindery--field-text field)
+                    common)))
       ('checkbox
        (setf (bindery--field-widget field)
              (apply #'widget-create 'checkbox :value (eq value t) common)))
@@ -278,9 +276,8 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
         bindery--type (plist-get schema :type)
         bindery--key key
         bindery--revision (plist-get opened :revision)
-        bindery--state (make-hash-table :test #'equal))
-  (cl-loop for (k v) on (plist-get opened :state) by #'cddr
-           do (puthash (substring (symbol-name k) 1) v bindery--state))
+        bindery--state (bindery--state-table (plist-get opened :state))
+        bindery--display (bindery--state-table (plist-get opened :display)))
   (setq bindery--children (make-hash-table)
         bindery--child-schemas (bindery--collect-schemas schema (make-hash-table :test #'equal)))
   (bindery--adopt (plist-get opened :children))
@@ -322,13 +319,17 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
 
 ;;; Showing the state
 
-(defun bindery--apply-state (changes &optional cause force)
+(defun bindery--apply-state (changes &optional cause force display)
   "Store and show CHANGES, a plist of state members, caused by request CAUSE.
+DISPLAY, a plist, is the daemon's text for those of them that have one.
 With FORCE, fields being edited are overwritten too."
   (let (commands)
     (cl-loop for (key value) on changes by #'cddr
              for name = (substring (symbol-name key) 1)
+             for shown = (plist-get display key)
              do (puthash name value bindery--state)
+             (if shown (puthash name shown bindery--display)
+               (remhash name bindery--display))
              (let ((field (cl-find name bindery--fields
                                    :key #'bindery--field-name :test #'equal)))
                (cond (field (bindery--field-render field cause force))
@@ -354,19 +355,15 @@ Its echo would then be older than what the person has typed since."
        (bindery--slot-set (bindery--field-slot field)
                           (if (bindery--field-inline field)
                               (concat (bindery--field-label field) ": "
-                                      (bindery--format-inline value))
+                                      (if (vectorp value) (bindery--format-inline value)
+                                        (bindery--field-text field)))
                             (bindery--field-block field value))))
       ('text
-       (let ((shown (bindery--field-input field))
-             (schema (bindery--field-schema field)))
-         ;; Never overwrite what the person typed with its own echo.
-         (unless (or (and (eq (car shown) :ok)
-                          (if (bindery--typed-p schema)
-                              (equal (bindery--type-text schema (cdr shown))
-                                     (bindery--type-text schema value))
-                            (bindery--same-value-p (cdr shown) value)))
+       (let ((text (bindery--field-text field)))
+         ;; Never overwrite what the person is typing, nor text equal to it.
+         (unless (or (equal (widget-value widget) text)
                      (and (not force) (bindery--field-busy-p field cause)))
-           (bindery--widget-set widget (bindery--input-text value schema)))))
+           (bindery--widget-set widget text))))
       ('checkbox
        (unless (eq (widget-value widget) (eq value t))
          (bindery--widget-set widget (eq value t))))
@@ -374,31 +371,10 @@ Its echo would then be older than what the person has typed since."
        (unless (equal (widget-value widget) value)
          (bindery--widget-set widget value))))))
 
-(defun bindery--union-action (widget &optional _event)
-  "Pick the case of the union field WIDGET, then type each of its members.
-The current values are offered while the case stays; the value is sent."
-  (let* ((field (widget-get widget :bindery-field))
-         (schema (bindery--field-schema field))
-         (current (gethash (bindery--field-name field) bindery--state))
-         (name (completing-read (format "%s: " (bindery--field-label field))
-                                (mapcar (lambda (c) (plist-get c :name))
-                                        (append (plist-get schema :cases) nil))
-                                nil t nil nil (plist-get current :case)))
-         (members (append (plist-get (bindery--union-case schema name) :members) nil))
-         (value (list :case name)))
-    (dolist (m members)
-      (let* ((key (intern (concat ":" (plist-get m :name))))
-             (default (and (equal (plist-get current :case) name)
-                           (plist-get current key)))
-             (text (read-string (format "%s %s (%s): " name (plist-get m :name)
-                                        (or (plist-get m :format) (plist-get m :type)))
-                                (and default (bindery--type-text m default t))))
-             (parsed (bindery--type-parse m text t)))
-        (when (eq (car parsed) :error)
-          (user-error "%s: %s (not sent)" (plist-get m :name) (cdr parsed)))
-        (setq value (append value (list key (cdr parsed))))))
-    (bindery--widget-set widget (bindery--type-text schema value))
-    (bindery--field-flush field)))
+(defun bindery--field-text (field)
+  "Return the one line FIELD's value shows: the daemon's text."
+  (let ((name (bindery--field-name field)))
+    (bindery--member-text name (gethash name bindery--state) bindery--display)))
 
 (defun bindery--widget-set (widget value)
   "Set WIDGET to VALUE without sending it, keeping points in place."
@@ -421,14 +397,14 @@ The current values are offered while the case stays; the value is sent."
 ;;; Sending what the person types
 
 (defun bindery--field-input (field)
-  "Return FIELD's widget value ready to send: (:ok . VALUE) or (:error . WHY)."
+  "Return what `setField' sends for FIELD's widget: (:text TYPED) or (:value V).
+Typed text is the daemon's to read; a checkbox and a menu of cases are
+controls, whose value is known."
   (let ((widget (bindery--field-widget field)))
     (pcase (bindery--field-kind field)
-      ('text (bindery--parse-input (widget-value widget)
-                                   (bindery--field-schema field)))
-      ('checkbox (cons :ok (if (widget-value widget) t :json-false)))
-      ('choice (cons :ok (widget-value widget)))
-      (_ (cons :ok (gethash (bindery--field-name field) bindery--state))))))
+      ('text (list :text (widget-value widget)))
+      ('checkbox (list :value (if (widget-value widget) t :json-false)))
+      (_ (list :value (widget-value widget))))))
 
 (defun bindery--field-notify (widget &optional _child event)
   "Send WIDGET's field: soon when typed in (EVENT a change), else at once."
@@ -453,34 +429,30 @@ The current values are offered while the case stays; the value is sent."
                                          (bindery--field-flush field))))))))
 
 (defun bindery--field-flush (field)
-  "Send FIELD's current value now, or show why it cannot be sent."
+  "Send FIELD's current text (or control's value) now."
   (when (bindery--field-timer field)
     (cancel-timer (bindery--field-timer field))
     (setf (bindery--field-timer field) nil))
-  (let ((input (bindery--field-input field)))
-    (cond ((not (bindery--live-p))
-           (message "%s" (bindery--dead-message)))
-          ((eq (car input) :error)
-           (bindery--field-set-error field (cdr input))
-           (message "%s: %s (not sent)" (bindery--field-label field) (cdr input)))
-          (t (bindery--field-send field (cdr input))))))
+  (if (not (bindery--live-p))
+      (message "%s" (bindery--dead-message))
+    (bindery--field-send field (bindery--field-input field))))
 
-(defun bindery--field-send (field value)
-  "Send VALUE for FIELD with `setField'; show the daemon's refusal if any."
+(defun bindery--field-send (field input)
+  "Send INPUT, (:text TEXT) or (:value VALUE), for FIELD with `setField'.
+The daemon's refusal shows under the field; what was typed stays."
   (let ((buffer (current-buffer))
         (child bindery--child)
         id)
     (cl-incf (bindery--field-inflight field))
     (setq id (bindery--async
               bindery--conn :setField
-              (list :session bindery--session
-                    :field (bindery--field-name field) :value value)
+              (append (list :session bindery--session
+                            :field (bindery--field-name field))
+                      input)
               :success (lambda (_result)
                          (bindery--in buffer (bindery--with-child child
                            (cl-decf (bindery--field-inflight field))
-                           ;; Unless newer text is wrong (and so unsent).
-                           (when (and (eql id (bindery--field-last-id field))
-                                      (eq (car (bindery--field-input field)) :ok))
+                           (when (eql id (bindery--field-last-id field))
                              (bindery--field-set-error field nil)))))
               :error (lambda (error)
                        (bindery--in buffer (bindery--with-child child
@@ -490,7 +462,7 @@ The current values are offered while the case stays; the value is sent."
 
 (defun bindery--field-refused (field error)
   "Show ERROR, a JSON-RPC error plist answering a write of FIELD."
-  (let ((message (plist-get error :message)))
+  (let ((message (bindery--refusal error)))
     (bindery--field-set-error field message)
     (message "%s: %s" (bindery--field-label field) message)))
 
@@ -549,7 +521,7 @@ Also when a list's splices do not fit this form's copy of the list."
     (when step (setcdr step t))
     ;; Children first shown here are known before the values showing them.
     (bindery--adopt (plist-get params :children))
-    (bindery--apply-state (plist-get params :changes) cause)
+    (bindery--apply-state (plist-get params :changes) cause nil (plist-get params :display))
     (bindery--detach (plist-get params :detached))
     (if (or (not (bindery--apply-splices (plist-get params :splices)))
             (and revision (/= revision (1+ bindery--revision))))
@@ -586,14 +558,15 @@ their state, fields being edited too with FORCE."
    do (if known
           (bindery--with-child known
             (setq bindery--revision (plist-get entry :revision))
-            (bindery--apply-state (plist-get entry :state) nil force))
+            (bindery--apply-state (plist-get entry :state) nil force (plist-get entry :display)))
         (let* ((type (plist-get entry :type))
                (child (bindery--child-create
                        :session id :type type
                        :schema (or (gethash type bindery--child-schemas)
                                    (list :type type :fields [] :commands []))
                        :revision (or (plist-get entry :revision) 0)
-                       :state (bindery--state-table (plist-get entry :state)))))
+                       :state (bindery--state-table (plist-get entry :state))
+                       :display (bindery--state-table (plist-get entry :display)))))
           (puthash id child bindery--children)
           (bindery--register bindery--conn id
                              (bindery--child-handler (current-buffer) child))))))
@@ -825,12 +798,13 @@ todoList's toggle takes a TodoItem: each to-do row gets its button."
           (bindery--format-inline item)))
 
 (defun bindery--field-lines (field value)
-  "Return the lines showing VALUE, the read-only value of FIELD."
-  (let ((schema (bindery--field-schema field)))
-    (or (bindery--type-lines schema value (lambda (item) (bindery--format-inline item)))
-        (if (and (bindery--one-per-line-p value) (bindery--row-commands field))
-            (mapcar (lambda (item) (bindery--item-text field item)) value)
-          (bindery--format-lines value)))))
+  "Return the lines showing VALUE, the read-only value of FIELD.
+The daemon's text; a string's lines; a list's elements (which have no
+text from the daemon) in the compact form, with their row buttons."
+  (cond ((and (bindery--one-per-line-p value) (bindery--row-commands field))
+         (mapcar (lambda (item) (bindery--item-text field item)) value))
+        ((or (vectorp value) (stringp value)) (bindery--format-lines value))
+        (t (list (bindery--field-text field)))))
 
 (defun bindery--field-block (field value)
   "Return FIELD's VALUE as text, lines after the first under the value column."
@@ -954,7 +928,8 @@ With KEEP-TYPING, fields with text not yet sent keep it."
                                      (setq bindery--revision (plist-get result :revision))
                                      (bindery--adopt (plist-get result :children) (not keep-typing))
                                      (bindery--apply-state (plist-get result :state)
-                                                           nil (not keep-typing)))))))))
+                                                           nil (not keep-typing)
+                                                           (plist-get result :display)))))))))
 
 ;;; History: the daemon's undo
 
@@ -1028,22 +1003,22 @@ On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and
       (bindery--async bindery--conn :session/close
                       (list :session bindery--session)))))
 
-(defun bindery-set-field (name value)
-  "Set the state member NAME to VALUE, a JSON text, as `setField' would.
-The daemon's refusal (a read-only output, a wrong type) shows next to it."
+(defun bindery-set-field (name text)
+  "Set the state member NAME to what TEXT reads as, as `setField' would.
+The daemon reads TEXT; its refusal (a read-only output, text it cannot
+read) shows next to the member."
   (interactive
-   (let* ((name (completing-read "Set member: "
-                                 (mapcar #'bindery--field-name bindery--fields)
-                                 nil t))
-          (current (gethash name bindery--state)))
-     (list name (read-string (format "%s (JSON): " name)
-                             (bindery--json-text current)))))
+   (let ((name (completing-read "Set member: "
+                                (mapcar #'bindery--field-name bindery--fields)
+                                nil t)))
+     (list name (read-string (format "%s: " name)
+                             (bindery--member-text name (gethash name bindery--state)
+                                                   bindery--display)))))
   (let ((field (cl-find name bindery--fields :key #'bindery--field-name
                         :test #'equal)))
     (unless field (user-error "No field %S in this form" name))
     (if (not (bindery--live-p)) (message "%s" (bindery--dead-message))
-      (bindery--field-send field (if (stringp value) (bindery--read-json value)
-                                   value)))))
+      (bindery--field-send field (list :text text)))))
 
 (provide 'bindery-form)
 ;;; bindery-form.el ends here

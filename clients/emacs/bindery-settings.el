@@ -88,6 +88,10 @@ at once before a command runs."
         ((proper-list-p value) value)
         (t :no)))
 
+(defconst bindery--number-regexp
+  "\\`[-+]?\\(?:[0-9]+\\.?[0-9]*\\|\\.[0-9]+\\)\\(?:[eE][-+]?[0-9]+\\)?\\'"
+  "A number as a person writes a setting (\"250\", \"0.5\").")
+
 (defun bindery--as-number (value)
   "Return VALUE as a finite number, reading a numeric string; else nil."
   (let ((number (cond ((numberp value) value)

@@ -66,7 +66,7 @@ function openedArgs() {
 function echo(source, name) {
   for (const form of app.forms) {
     if (form !== source && form.model.session === source.model.session && form.element.dataset.state === 'open') {
-      form.echoed(name, source.model.state[name]);
+      form.echoed(name, source.model);
     }
   }
 }
@@ -177,7 +177,7 @@ async function ready(hello) {
   try {
     result = await app.connection.request('initialize', {
       clientInfo: { name: 'bindery-web' },
-      capabilities: { splices: true },
+      capabilities: { splices: true, display: true }, // display: the daemon's text for every value (values.js)
     });
   } catch (error) {
     setStatus('error', 'initialize failed: ' + error.message);

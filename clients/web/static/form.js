@@ -4,13 +4,18 @@
 // Edits go out as setField after a pause in typing; every didChange is drawn at once, except into
 // a control holding an edit not yet sent (see model.js for the stale-echo rule).
 //
+// Values are the daemon's text (protocol.md, "Display and text"): a control and an output show
+// it, and what a person types goes as setField's `text` (a command's argument as invoke's `text`);
+// text the daemon cannot read comes back with what it expected, shown beside the control and
+// announced, and the typed text stays. A checkbox and a case menu send their `value`.
+//
 // Child view models (protocol.md, "Child view models"): a member holding one is a fieldset with the
 // member's label as its legend, the child drawn inside; a member holding rows is a list of row
 // blocks. Each child is a FormView of its own session (`parent` set), whose element carries
 // `data-session`: its controls, buttons and outputs have the same hooks as a form's, scoped there.
 
 import { SessionModel } from './model.js';
-import { controlKind, controlText, inlineText, isScalar, parseArgs, parseText, typeParse, typeText, unionCase } from './values.js';
+import { controlKind, inlineText, parseArgs, refusal } from './values.js';
 import { ConnectionLost } from './connection.js';
 
 const DEBOUNCE_MS = 150;
@@ -26,16 +31,15 @@ function el(tag, attributes = {}, ...children) {
 }
 
 /**
- * A value as DOM: text for scalars, a table for a list of structs (a row per element, a column per
- * member, and a button per command in `rows` that takes the element), a list, a block for a struct
- * or a dictionary (a "key: value" line each), a union's case and its members, JSON for any.
- * `rows`: `{commands(itemsType) -> [command], press(command, element)}`. `nested`: inside another
- * value (a cell, a line of a block), where a boolean is a glyph rather than a word.
+ * An output as DOM: the daemon's text (`shown`), or a string itself; a list (which has no display)
+ * a table of its structs (a row per element, a column per member, and a button per command in
+ * `rows` that takes the element) or a list of its elements. `rows`:
+ * `{commands(itemsType) -> [command], press(command, element)}`.
  */
-export function valueNode(type, value, rows = null, nested = false) {
+export function valueNode(type, value, shown, rows = null) {
+  if (typeof shown === 'string') return document.createTextNode(shown);
   if (value === null || value === undefined) return document.createTextNode('');
-  if (type.type === 'any') return el('code', { class: 'json' }, JSON.stringify(value));
-  if (type.type === 'array') {
+  if (Array.isArray(value)) {
     const items = type.items || {};
     if (items.type === 'object') {
       const commands = rows ? rows.commands(items) : [];
@@ -45,41 +49,19 @@ export function valueNode(type, value, rows = null, nested = false) {
         el('tbody', {}, ...value.map((element) => rowNode(items, element, rows))));
       return table;
     }
-    return el('ol', { class: 'items' + (type.uniqueItems ? ' set' : '') }, ...value.map((element) => el('li', {}, valueNode(items, element, rows, true))));
+    return el('ol', { class: 'items' + (type.uniqueItems ? ' set' : '') }, ...value.map((element) => el('li', {}, elementNode(items, element))));
   }
-  if (type.type === 'dictionary') {
-    const entries = Object.entries(value);
-    if (entries.length === 0) return el('span', { class: 'none' }, '(none)');
-    return el('dl', { class: 'object dictionary' }, ...entries.flatMap(([key, item]) =>
-      [el('dt', {}, key), el('dd', { 'data-key': key }, valueNode(type.values || { type: 'any' }, item, rows, true))]));
-  }
-  if (type.type === 'union') {
-    const found = unionCase(type, value.case);
-    const members = found ? found.members : [];
-    const node = el('span', { class: 'union', 'data-case': value.case }, el('span', { class: 'case' }, String(value.case)));
-    const bare = members.filter((member) => /^_\d+$/.test(member.name) && isScalar(member) && member.name in value);
-    if (bare.length) node.append('(' + bare.map((member) => typeText(member, value[member.name], true)).join(', ') + ')');
-    const named = members.filter((member) => member.name in value && !bare.includes(member));
-    const list = el('dl', { class: 'object' });
-    for (const member of named) {
-      if (/^_\d+$/.test(member.name)) list.append(el('dd', { 'data-name': member.name, class: 'whole' }, valueNode(member, value[member.name], rows, true)));
-      else list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows, true)));
-    }
-    if (named.length) node.append(list);
-    return node;
-  }
-  if (type.type === 'object') {
-    const list = el('dl', { class: 'object' });
-    for (const member of type.members || []) {
-      if (!(member.name in value)) continue;
-      list.append(el('dt', {}, member.name), el('dd', { 'data-name': member.name }, valueNode(member, value[member.name], rows, true)));
-    }
-    return list;
-  }
-  if (typeof value === 'object') return document.createTextNode(inlineText(value));
-  if (nested && typeof value === 'boolean') return boolNode(value);
   if (type.format === 'date-time') return el('time', { datetime: value, 'data-format': type.format }, value);
   if (type.format) return el('span', { 'data-format': type.format }, String(value));
+  return document.createTextNode(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/** An element of a list, or a cell of a row: no text comes from the daemon for it (values.js). */
+function elementNode(type, value) {
+  if (value === null || value === undefined) return document.createTextNode('');
+  if (typeof value === 'boolean') return boolNode(value);
+  if (typeof value === 'object') return document.createTextNode(inlineText(value));
+  if (type && type.format === 'date-time') return el('time', { datetime: value, 'data-format': type.format }, value);
   return document.createTextNode(String(value));
 }
 
@@ -95,15 +77,15 @@ function shortIdNode(value) {
     value.slice(0, 8) + '…');
 }
 
-function cellNode(member, value, rows) {
+function cellNode(member, value) {
   if (member.format === 'uuid' && typeof value === 'string' && value.length > 8) return shortIdNode(value);
-  return valueNode(member, value, rows, true);
+  return elementNode(member, value);
 }
 
 function rowNode(items, element, rows) {
   const commands = rows ? rows.commands(items) : [];
   const row = el('tr', {}, ...items.members.map((member) =>
-    el('td', { 'data-name': member.name }, member.name in element ? cellNode(member, element[member.name], rows) : '')));
+    el('td', { 'data-name': member.name }, member.name in element ? cellNode(member, element[member.name]) : '')));
   if (commands.length) {
     row.append(el('td', { class: 'row-actions' }, ...commands.flatMap((command, i) => {
       const button = el('button', { type: 'button', class: 'row-command', 'data-row-command': command.name }, command.label);
@@ -135,7 +117,7 @@ export class FormView {
     this.outputs = new Map();
     this.commands = new Map();
     this.timers = new Map();  // field -> debounce timer: an edit not yet sent
-    this.edits = new Map();   // field -> {value, id}: the last edit sent and not yet answered
+    this.edits = new Map();   // field -> {sent: {value} | {text}, id}: the last edit sent and not yet answered
     this.writing = new Set(); // setField promises not yet answered (Enter waits for them)
     this.closed = false;
     // A list of structs gets a button per command that takes its element (todoList's toggle).
@@ -199,28 +181,11 @@ export class FormView {
       if (field.nullable) control.append(el('option', { value: '' }, '—'));
       for (const value of field.cases) control.append(el('option', { value }, value));
       control.addEventListener('change', () => this.write(field.name));
-    } else if (kind === 'union') {
-      // The case in a select (its name is the field's), the case's members in inputs beside it.
-      control = el('select', { id, name: field.name });
-      if (field.nullable) control.append(el('option', { value: '' }, '—'));
-      for (const item of field.cases) control.append(el('option', { value: item.name }, item.name));
-      const members = el('span', { class: 'union-members', 'data-members-of': field.name });
-      control.addEventListener('change', () => {
-        const current = this.model.state[field.name];
-        this.drawUnionMembers(field, members, control.value, current && current.case === control.value ? current : null);
-        this.write(field.name);
-      });
-      const error = el('span', { class: 'field-error', 'data-error-of': field.name, role: 'alert' });
-      this.controls.set(field.name, { field, control, error, members });
-      return el('div', { class: 'row field', 'data-kind': kind },
-        el('label', { for: id }, field.label), el('span', { class: 'union-control' }, control, members), error);
     } else {
-      if (kind === 'json' || kind === 'lines') control = el('textarea', { id, name: field.name, rows: kind === 'lines' ? 2 : 3, spellcheck: 'false' });
-      else if (kind === 'number') control = el('input', { id, name: field.name, type: 'number', step: field.type === 'integer' ? '1' : 'any' });
-      else {
-        control = el('input', { id, name: field.name, type: 'text', autocomplete: 'off', spellcheck: 'false' });
-        if (field.format) control.dataset.format = field.format;
-      }
+      // Text the daemon reads: a number, a date, a struct, a list... all one line.
+      control = el('input', { id, name: field.name, type: 'text', autocomplete: 'off', spellcheck: 'false',
+        inputmode: field.type === 'integer' ? 'numeric' : field.type === 'number' ? 'decimal' : null });
+      if (field.format) control.dataset.format = field.format;
       control.addEventListener('input', () => this.schedule(field.name));
       control.addEventListener('change', () => this.flush(field.name));
     }
@@ -258,7 +223,7 @@ export class FormView {
       this.outputs.set(field.name, { field, element, slot });
       return element;
     }
-    const tag = ['object', 'array', 'dictionary', 'union', 'any'].includes(field.type) ? 'div' : 'output';
+    const tag = field.type === 'array' ? 'div' : 'output';
     const element = el(tag, { 'data-member': field.name, class: 'output' });
     this.outputs.set(field.name, { field, element });
     return el('div', { class: 'row output-row' }, el('span', { class: 'label' }, field.label), element);
@@ -287,16 +252,13 @@ export class FormView {
     return el('div', { class: 'command-row' }, ...parts);
   }
 
-  /** A command's argument box, labelled with what it takes: a line, or lines for a struct. */
+  /** A command's argument box, labelled with the type it takes: its text goes as invoke's `text`. */
   buildArgsControl(command) {
     const type = command.args;
-    const struct = type.type === 'object' || type.type === 'dictionary' || type.type === 'array';
-    const control = struct
-      ? el('textarea', { 'data-args-of': command.name, rows: 2, spellcheck: 'false' })
-      : el('input', { type: 'text', 'data-args-of': command.name, size: 10, autocomplete: 'off', spellcheck: 'false',
-        inputmode: type.type === 'integer' ? 'numeric' : type.type === 'number' ? 'decimal' : null });
+    const control = el('input', { type: 'text', 'data-args-of': command.name, size: 10, autocomplete: 'off', spellcheck: 'false',
+      inputmode: type.type === 'integer' ? 'numeric' : type.type === 'number' ? 'decimal' : null });
     const what = type.typeName || { integer: 'a whole number', number: 'a number', string: 'text', boolean: 'true or false' }[type.type] || type.type;
-    const label = el('label', { class: 'args-control' }, el('span', {}, command.label + ' (' + what + (struct ? ': name: value, …' : '') + ')'), control);
+    const label = el('label', { class: 'args-control' }, el('span', {}, command.label + ' (' + what + ')'), control);
     return { label, control };
   }
 
@@ -315,7 +277,7 @@ export class FormView {
    * with a one-line field of its own to press Enter in (tabbedApp's own fields are a select).
    */
   primaryCommand() {
-    const typed = this.schema.fields.some((field) => field.writable && ['text', 'number', 'list'].includes(controlKind(field)));
+    const typed = this.schema.fields.some((field) => field.writable && controlKind(field) === 'text');
     return typed ? this.schema.commands.find((command) => !command.args) || null : null;
   }
 
@@ -360,8 +322,11 @@ export class FormView {
 
   // Opening, recovering, closing.
 
-  /** Opens the session (session/open); `restore`: a snapshot to start from (form recovery). */
-  async open(restore = null) {
+  /**
+   * Opens the session (session/open); `restore`: a snapshot to start from (form recovery), and
+   * `written`: text the daemon took before (field -> text), which the snapshot leaves out.
+   */
+  async open(restore = null, written = {}) {
     this.setState('opening');
     const params = { type: this.schema.type };
     if (this.spec.key !== null) params.key = this.spec.key;
@@ -395,6 +360,8 @@ export class FormView {
     this.body.disabled = false;
     this.model.dropRequests();
     this.model.state = {};
+    this.model.display = {};
+    this.model.written = {};
     this.model.take(result);
     for (const child of this.children.values()) child.detached();
     this.children.clear();
@@ -404,20 +371,22 @@ export class FormView {
     this.element.dataset.session = String(result.session);
     // Edits the daemon never acknowledged (the connection went while they were on their way, and
     // a shared session was returned as it is): written again, as LiveView re-submits a form.
+    // Text is the daemon's to read again, and the text it took before is written again too.
     for (const [name, edit] of [...this.edits]) {
       if (this.timers.has(name)) continue;
-      if (sameText(this.model.state[name], edit.value)) this.edits.delete(name);
-      else this.send(name, edit.value);
+      if ('value' in edit.sent && sameText(this.model.state[name], edit.sent.value)) this.edits.delete(name);
+      else this.send(name, edit.sent);
     }
+    for (const [name, text] of Object.entries(written)) if (!this.edits.has(name)) this.send(name, { text });
   }
 
   /** After a reconnect (a new daemon client): opens the session again with what the form held. */
   recover() {
     for (const name of this.timers.keys()) this.takeEdit(name);
     const edits = {};
-    for (const [name, edit] of this.edits) edits[name] = edit.value;
+    for (const [name, edit] of this.edits) if ('value' in edit.sent) edits[name] = edit.sent.value;
     const restore = this.model.session === null ? null : this.model.snapshot(edits);
-    this.open(restore);
+    this.open(restore, { ...this.model.written });
   }
 
   /** The connection is gone: requests in flight will not be answered. */
@@ -533,77 +502,45 @@ export class FormView {
     for (const name of [...this.timers.keys()]) this.flush(name);
   }
 
-  /** Reads a control; sends its value, or shows why it is not one. */
+  /** Reads a control and sends it. */
   write(name) {
-    const value = this.takeEdit(name);
-    if (value === undefined) return;
-    if (this.connection.ready && this.element.dataset.state === 'open') this.send(name, value);
+    const sent = this.takeEdit(name);
+    if (this.connection.ready && this.element.dataset.state === 'open') this.send(name, sent);
   }
 
-  /** The value a control's text means, kept as an edit to send; undefined when it means none. */
+  /** What setField sends for a control, kept as an edit: `{text}` typed, or a control's `{value}`. */
   takeEdit(name) {
     clearTimeout(this.timers.get(name));
     this.timers.delete(name);
-    const { field, control, error } = this.controls.get(name);
-    let parsed;
-    if (control.type === 'checkbox') parsed = { ok: true, value: control.checked };
-    else if (field.type === 'union') parsed = this.readUnion(name);
-    else parsed = parseText(field, control.value, control.validity ? control.validity.badInput : false);
-    if (!parsed.ok) {
-      error.textContent = parsed.error;
-      return undefined;
-    }
-    error.textContent = '';
-    this.edits.set(name, { value: parsed.value, id: null });
-    return parsed.value;
+    const { field, control } = this.controls.get(name);
+    let sent;
+    if (control.type === 'checkbox') sent = { value: control.checked };
+    else if (controlKind(field) === 'select') sent = { value: control.value === '' ? null : control.value };
+    else sent = { text: control.value };
+    this.edits.set(name, { sent, id: null });
+    return sent;
   }
 
-  /** A union's value from its case select and its members' inputs. */
-  readUnion(name) {
-    const { field, control, members } = this.controls.get(name);
-    if (control.value === '') return field.nullable ? { ok: true, value: null } : { ok: false, error: 'pick a case' };
-    const found = unionCase(field, control.value);
-    const value = { case: found.name };
-    for (const member of found.members) {
-      const input = members.querySelector(`[data-union-member="${member.name}"]`);
-      const parsed = typeParse(member, input ? input.value : '');
-      if (!parsed.ok) return { ok: false, error: member.name + ': ' + parsed.error };
-      if (parsed.value !== null || !member.optional) value[member.name] = parsed.value;
-    }
-    return { ok: true, value };
-  }
-
-  /** Puts inputs for the members of the union case `name` in `container`, showing `value`'s. */
-  drawUnionMembers(field, container, name, value) {
-    const found = unionCase(field, name);
-    const inputs = (found ? found.members : []).map((member) => {
-      const input = el('input', { type: 'text', 'data-union-member': member.name, size: 8, autocomplete: 'off', spellcheck: 'false',
-        'aria-label': member.name });
-      if (member.format) input.dataset.format = member.format;
-      input.value = value && value[member.name] !== undefined ? typeText(member, value[member.name]) : '';
-      input.addEventListener('input', () => this.schedule(field.name));
-      input.addEventListener('change', () => this.flush(field.name));
-      return /^_\d+$/.test(member.name) ? input : el('label', {}, member.name + ' ', input);
-    });
-    container.replaceChildren(...inputs);
-  }
-
-  send(name, value) {
-    const { id, promise } = this.connection.call('setField', { session: this.model.session, field: name, value });
-    this.model.beginWrite(id, name, value);
-    this.edits.set(name, { value, id });
+  send(name, sent) {
+    const { id, promise } = this.connection.call('setField', { session: this.model.session, field: name, ...sent });
+    this.model.beginWrite(id, name, sent);
+    this.edits.set(name, { sent, id });
     this.writing.add(promise);
     promise.finally(() => this.writing.delete(promise)).catch(() => {});
     promise.then(() => {
       this.settle(name, id);
+      if (this.edits.get(name) === undefined) this.controls.get(name).error.textContent = '';
       this.draw(this.model.endWrite(id, true));
       this.app.echo(this, name);
     }, (error) => {
       if (error instanceof ConnectionLost) return; // kept in edits: recovery sends it again
       this.settle(name, id);
       this.model.endWrite(id, false);
-      this.controls.get(name).error.textContent = error.message;
-      this.draw([name]);
+      // The daemon's words beside the control, and announced; what was typed stays to be fixed.
+      const { field, control, error: shown } = this.controls.get(name);
+      shown.textContent = refusal(error);
+      this.app.announce(field.label + ': ' + shown.textContent);
+      if (control.type === 'checkbox' || controlKind(field) === 'select') this.draw([name]);
     });
   }
 
@@ -630,14 +567,7 @@ export class FormView {
       if (first) first.focus();
       return;
     } else if (entry.args && entry.args.value.trim() !== '') {
-      const parsed = typeParse(entry.command.args, entry.args.value);
-      if (!parsed.ok) {
-        this.model.outcomes[name] = { ok: false, error: { message: 'arguments: ' + parsed.error + ' (not sent)' } };
-        this.drawCommand(name);
-        this.app.announce(entry.command.label + ': ' + this.model.outcomes[name].error.message);
-        return;
-      }
-      params.args = parsed.value;
+      params.text = entry.args.value; // the daemon reads it
     }
     const { id, promise } = this.connection.call('invoke', params);
     this.model.beginInvoke(id, name);
@@ -673,9 +603,10 @@ export class FormView {
   }
 
   /** Another form on this same session wrote `name` (the daemon tells no client its own writes). */
-  echoed(name, value) {
+  echoed(name, source) {
     if (this.model.hasWriteInFlight(name)) return;
-    this.model.state[name] = value;
+    this.model.set(name, source.state[name], source.display[name]);
+    if (name in source.written) this.model.written[name] = source.written[name];
     this.draw([name]);
   }
 
@@ -713,18 +644,12 @@ export class FormView {
       control.checked = value === true;
       return;
     }
-    if (field.type === 'union') {
-      const { members } = this.controls.get(name);
-      const inside = members.contains(document.activeElement);
-      const name_ = value === null || value === undefined ? '' : value.case;
-      if (inside && control.value === name_) return; // typing in a member: its text wins
-      control.value = name_;
-      this.drawUnionMembers(field, members, name_, value);
+    if (controlKind(field) === 'select') {
+      control.value = value === null || value === undefined ? '' : value;
       return;
     }
-    const text = controlText(field, value);
+    const text = this.model.text(name);
     if (control.value === text) return;
-    if (control.type === 'number' && text !== '' && Number(control.value) === Number(text) && control.value !== '') return;
     const focused = document.activeElement === control;
     const start = focused ? control.selectionStart : null;
     const end = focused ? control.selectionEnd : null;
@@ -745,7 +670,7 @@ export class FormView {
     element.toggleAttribute('data-null', value === null);
     if (value === null || typeof value !== 'object') element.dataset.value = JSON.stringify(value);
     if (Array.isArray(value)) element.dataset.length = String(value.length);
-    element.replaceChildren(valueNode(field, value, this.rows));
+    element.replaceChildren(valueNode(field, value, this.model.display[name], this.rows));
   }
 
   /** Applies splice ops to a list's rows in place: only the inserted and deleted rows change. */
@@ -762,7 +687,7 @@ export class FormView {
       for (let i = 0; i < op.delete; i++) container.children[op.at].remove();
       const before = container.children[op.at] || null;
       for (const value of op.insert) {
-        const node = items.type === 'object' ? rowNode(items, value, this.rows) : el('li', {}, valueNode(items, value, this.rows, true));
+        const node = items.type === 'object' ? rowNode(items, value, this.rows) : el('li', {}, elementNode(items, value));
         container.insertBefore(node, before);
       }
     }
@@ -797,7 +722,7 @@ export class FormView {
     if (running) result.textContent = '';
     else if (outcome === undefined) result.textContent = '';
     else if (outcome.ok) result.textContent = outcome.value === null ? 'done' : '→ ' + inlineText(outcome.value);
-    else result.textContent = outcome.error.message;
+    else result.textContent = refusal(outcome.error);
   }
 }
 

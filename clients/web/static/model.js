@@ -7,6 +7,12 @@
 // writes describes a value the daemon held *before* the write, which then replaced it; it is not
 // applied. When the write is answered the field holds what was written — or, when the daemon
 // stored something else, what the didChange caused by that write said (protocol.md: "No echo").
+//
+// Text (protocol.md, "Display and text"): `display` holds the daemon's text for each member that
+// has one. A write of a person's text stores a value the page does not know: once it is answered
+// with no echo, the member shows the text as written (`written`) until the daemon says otherwise.
+
+import { memberText } from './values.js';
 
 /** Applies splice ops (`{at, delete, insert}`, in order) to a copy of `list`. */
 export function applyOps(list, ops) {
@@ -23,7 +29,9 @@ export class SessionModel {
     this.session = null;
     this.revision = 0;
     this.state = {};
-    this.writes = new Map();   // request id -> {field, value, stored?}: setFields not yet answered
+    this.display = {};         // member -> the daemon's text for its value
+    this.written = {};         // field -> text the daemon took, its value not known to the page
+    this.writes = new Map();   // request id -> {field, value | text, stored?}: setFields not yet answered
     this.invokes = new Map();  // request id -> command name: invokes not yet answered
     this.outcomes = {};        // command name -> {ok: true, value} | {ok: false, error}
   }
@@ -37,16 +45,31 @@ export class SessionModel {
    * `sinceRequest`. A field with a write sent after that request keeps what the page holds (the
    * write is newer). Returns the names whose value changed.
    */
-  take({ session, revision, state }, sinceRequest = Infinity) {
+  take({ session, revision, state, display = {} }, sinceRequest = Infinity) {
     if (session !== undefined) this.session = session;
     this.revision = revision;
     const changed = [];
     for (const [name, value] of Object.entries(state)) {
       if (this.writesAfter(name, sinceRequest)) continue;
-      if (!(name in this.state) || !sameValue(this.state[name], value)) changed.push(name);
-      this.state[name] = value;
+      if (!(name in this.state) || !sameValue(this.state[name], value) || name in this.written
+        || this.display[name] !== display[name]) changed.push(name);
+      this.set(name, value, display[name]);
     }
     return changed;
+  }
+
+  /** A member's value from the daemon, with its text (undefined: a string, a list or a child). */
+  set(name, value, text) {
+    this.state[name] = value;
+    delete this.written[name];
+    if (text === undefined) delete this.display[name];
+    else this.display[name] = text;
+  }
+
+  /** The one line a member shows: the daemon's text (see values.js). */
+  text(name) {
+    if (name in this.written) return this.written[name];
+    return memberText(this.state[name], this.display[name]);
   }
 
   /**
@@ -54,7 +77,7 @@ export class SessionModel {
    * replaced, the splice ops applied per list name, and whether the page is out of step (a
    * revision gap, or a splice that does not fit) and must ask session/state.
    */
-  applyDidChange({ revision, changes = {}, splices = {}, cause }) {
+  applyDidChange({ revision, changes = {}, splices = {}, cause, display = {} }) {
     const result = { changed: [], splices: {}, resync: false };
     if (revision !== this.revision + 1) {
       result.resync = true;
@@ -63,7 +86,7 @@ export class SessionModel {
     this.revision = revision;
     for (const [name, value] of Object.entries(changes)) {
       if (!this.accepts(name, cause, value)) continue;
-      this.state[name] = value;
+      this.set(name, value, display[name]);
       result.changed.push(name);
     }
     for (const [name, splice] of Object.entries(splices)) {
@@ -78,7 +101,7 @@ export class SessionModel {
         continue;
       }
       if (!this.accepts(name, cause, updated)) continue;
-      this.state[name] = updated;
+      this.set(name, updated, undefined);
       result.splices[name] = splice.ops;
     }
     return result;
@@ -108,9 +131,9 @@ export class SessionModel {
     return false;
   }
 
-  /** A setField sent as request `id`. */
-  beginWrite(id, field, value) {
-    this.writes.set(id, { field, value });
+  /** A setField sent as request `id`: `sent` is its `{value}` or `{text}`. */
+  beginWrite(id, field, sent) {
+    this.writes.set(id, { field, ...sent });
   }
 
   /**
@@ -122,12 +145,28 @@ export class SessionModel {
     if (!write) return [];
     this.writes.delete(id);
     if (!ok) return [];
-    const value = 'stored' in write ? write.stored : write.value;
     // A later write of the same field, still in flight, decides the value when it is answered.
     for (const [other, pending] of this.writes) if (pending.field === write.field && other > id) return [];
+    if ('stored' in write) return []; // its didChange set it, with its text
+    const value = 'text' in write ? this.stringOf(write.field, write.text) : write.value;
+    if (value === undefined) {
+      this.written[write.field] = write.text;
+      return [];
+    }
     if (write.field in this.state && sameValue(this.state[write.field], value)) return [];
-    this.state[write.field] = value;
+    this.set(write.field, value, undefined);
     return [write.field];
+  }
+
+  /**
+   * The value text written to a plain string field stands for: the text itself (protocol.md: "at
+   * the top level a string is the text itself"; an optional's empty text is nil). Undefined for
+   * any other field, whose value only the daemon knows.
+   */
+  stringOf(name, text) {
+    const field = this.schema.fields.find((candidate) => candidate.name === name);
+    if (!field || field.type !== 'string' || field.format) return undefined;
+    return text === '' && field.nullable ? null : text;
   }
 
   beginInvoke(id, command) {
@@ -165,13 +204,15 @@ export class SessionModel {
 
   /**
    * A snapshot (protocol.md, session/snapshot) of the writable fields the page holds, with
-   * `edits` (field -> value the person typed that the daemon has not acknowledged) over them:
-   * what session/open's `restore` needs to bring the form back on a new daemon.
+   * `edits` (field -> value of a control the daemon has not acknowledged) over them: what
+   * session/open's `restore` needs to bring the form back on a new daemon. A field whose text was
+   * written is left out: its value is the daemon's to read again (the form sends the text).
    */
   snapshot(edits = {}) {
     const fields = {};
     for (const field of this.writable) {
       if (field.name in edits) fields[field.name] = edits[field.name];
+      else if (field.name in this.written) continue;
       else if (field.name in this.state) fields[field.name] = this.state[field.name];
     }
     return { type: this.schema.type, schemaHash: this.schema.schemaHash, revision: this.revision, fields };

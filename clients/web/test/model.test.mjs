@@ -1,10 +1,10 @@
 // The page's pure parts in Node (node --test clients/web/test/): folding didChange and splices,
-// the stale-echo rule, recovery snapshots, and values as text.
+// the stale-echo rule, recovery snapshots, and the daemon's text for values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { SessionModel, applyOps, sameValue } from '../static/model.js';
-import { controlKind, parseArgs, parseText, inlineText } from '../static/values.js';
+import { controlKind, memberText, parseArgs, inlineText, refusal } from '../static/values.js';
 
 const email = {
   type: 'email', schemaHash: 'cfb889dd8d9bfc95', commands: [],
@@ -31,7 +31,7 @@ test('didChange is folded and a revision gap asks for a resync', () => {
 
 test('a change of a field with a write in flight, caused by something else, is stale', () => {
   const model = opened();
-  model.beginWrite(10, 'email', 'mine');
+  model.beginWrite(10, 'email', { value: 'mine' });
   // Another client wrote "theirs" before the daemon handled request 10: stale.
   const stale = model.applyDidChange({ revision: 1, changes: { email: 'theirs', isValid: true }, cause: 7 });
   assert.deepEqual(stale.changed, ['isValid']);
@@ -45,7 +45,7 @@ test('a change of a field with a write in flight, caused by something else, is s
 
 test('what the daemon stored instead of the write wins over the write', () => {
   const model = opened();
-  model.beginWrite(5, 'email', 'Typed');
+  model.beginWrite(5, 'email', { value: 'Typed' });
   model.applyDidChange({ revision: 1, changes: { email: 'typed' }, cause: 5 });
   assert.equal(model.state.email, 'typed');
   assert.deepEqual(model.endWrite(5, true), []);
@@ -54,20 +54,20 @@ test('what the daemon stored instead of the write wins over the write', () => {
 
 test('of two writes in flight the later decides; a refused write changes nothing', () => {
   const model = opened();
-  model.beginWrite(1, 'email', 'a');
-  model.beginWrite(2, 'email', 'ab');
+  model.beginWrite(1, 'email', { value: 'a' });
+  model.beginWrite(2, 'email', { value: 'ab' });
   model.endWrite(1, true);
   assert.equal(model.hasWriteInFlight('email'), true);
   model.endWrite(2, true);
   assert.equal(model.state.email, 'ab');
-  model.beginWrite(3, 'email', 42);
+  model.beginWrite(3, 'email', { value: 42 });
   assert.deepEqual(model.endWrite(3, false), []);
   assert.equal(model.state.email, 'ab');
 });
 
 test('session/state keeps fields written after it was asked', () => {
   const model = opened();
-  model.beginWrite(9, 'email', 'newer');
+  model.beginWrite(9, 'email', { value: 'newer' });
   model.take({ revision: 4, state: { email: 'older', isValid: true } }, 8);
   assert.equal(model.state.email, '');
   assert.equal(model.state.isValid, true);
@@ -105,18 +105,34 @@ test('a recovery snapshot holds the writable fields, with unacknowledged edits o
     { type: 'email', schemaHash: 'cfb889dd8d9bfc95', revision: 0, fields: { email: 'half typed' } });
 });
 
-test('values: exact equality, text and back by schema type', () => {
+test('values: exact equality; the daemon\'s text, and the page\'s own only for lists and arguments', () => {
   assert.equal(sameValue(0, -0), false);
   assert.equal(sameValue({ a: [1, { b: null }] }, { a: [1, { b: null }] }), true);
   assert.equal(controlKind({ type: 'enum' }), 'select');
-  assert.deepEqual(parseText({ type: 'number', nullable: true }, ''), { ok: true, value: null });
-  assert.equal(parseText({ type: 'number', nullable: false }, '').ok, false);
-  assert.equal(parseText({ type: 'integer' }, '2.5').ok, false);
-  assert.deepEqual(parseText({ type: 'number' }, '45000'), { ok: true, value: 45000 });
-  assert.deepEqual(parseText({ type: 'string', nullable: true }, ''), { ok: true, value: null });
-  assert.deepEqual(parseText({ type: 'string', nullable: false }, ''), { ok: true, value: '' });
+  assert.equal(controlKind({ type: 'number' }), 'text');
+  assert.equal(memberText(0.5, '0.5'), '0.5');
+  assert.equal(memberText({ case: 'point' }, 'point'), 'point');
+  assert.equal(memberText('a\nb', undefined), 'a\nb');
+  assert.equal(memberText([1, 2], undefined), '[1,2]');
+  assert.equal(memberText(null, undefined), '');
+  assert.equal(refusal({ code: -32602, message: 'x', data: { field: 'n', text: 'x', expected: 'a number' } }), 'expected a number');
+  assert.equal(refusal({ code: -32013, message: 'read-only' }), 'read-only');
   assert.deepEqual(parseArgs('{"symbol": "He"}'), { ok: true, value: { symbol: 'He' } });
   assert.deepEqual(parseArgs('symbol=He'), { ok: true, value: { symbol: 'He' } });
   assert.equal(parseArgs('[1]').ok, false);
   assert.equal(inlineText({ firstName: 'Ada', tags: ['x', 'y'] }), 'firstName: Ada, tags: [x; y]');
+});
+
+test('display: the daemon\'s text follows each value; a text write shows what was typed until the daemon speaks', () => {
+  const model = new SessionModel({ type: 't', fields: [{ name: 'n', type: 'integer', writable: true }], commands: [] });
+  model.take({ session: 1, revision: 0, state: { n: 1 }, display: { n: '1' } });
+  assert.equal(model.text('n'), '1');
+  model.beginWrite(4, 'n', { text: ' 2 ' });
+  assert.deepEqual(model.endWrite(4, true), []);
+  assert.equal(model.text('n'), ' 2 ');
+  assert.deepEqual(model.snapshot().fields, {}, 'its value is the daemon\'s to read again');
+  model.applyDidChange({ revision: 1, changes: { n: 3 }, display: { n: '3' } });
+  assert.equal(model.text('n'), '3');
+  model.applyDidChange({ revision: 2, changes: { n: null }, display: {} });
+  assert.equal(model.text('n'), '');
 });

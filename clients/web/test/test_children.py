@@ -68,8 +68,16 @@ def test_tabbed_app_children_rows_and_detail(app: Page) -> None:  # noqa: F811
     app.wait_text(member(first, "summary"), "Cups: 0")
     assert session_state(app, int(first.get_attribute("data-session")))["title"] == "Cups"
 
+    # A typed argument goes as invoke's text: the daemon's refusal says what it expected, and is announced.
+    box = form.find_element("css selector", "[data-args-of='showDetail']")
+    box.send_keys("one")
+    control(form, "showDetail").click()
+    app.wait_text(form.find_element("css selector", "[data-result-of='showDetail']"), "expected a whole number")
+    app.wait_text(app.driver.find_element("id", "announce"), "Show detail: expected a whole number")
+    assert box.get_attribute("value") == "one"
+    box.clear()
     # The detail comes (the app's showDetail(id)) and is live: row 1's object, a session of its own.
-    form.find_element("css selector", "[data-args-of='showDetail']").send_keys("1")
+    box.send_keys("1")
     control(form, "showDetail").click()
     detail = app.wait_until(lambda _: child(form, "detail"), message="no detail")
     app.wait_text(member(detail, "summary"), "Cups: 0")

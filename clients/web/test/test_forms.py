@@ -108,7 +108,8 @@ def test_a_running_login_can_be_cancelled(page: Page) -> None:
 
 def test_survey_fields_of_every_kind(page: Page) -> None:
     form = page.go("#/survey").form("survey")
-    assert control(form, "yearsOfExperience").get_attribute("type") == "number"
+    # A number is text the daemon reads; the keyboard offers digits.
+    assert control(form, "yearsOfExperience").get_attribute("inputmode") == "decimal"
     assert control(form, "isCurrentEmployer").get_attribute("type") == "checkbox"
     control(form, "name").send_keys("Ada")
     control(form, "companyName").send_keys("Analytical Engines")
@@ -126,11 +127,11 @@ def test_survey_fields_of_every_kind(page: Page) -> None:
     name = control(form, "name")
     name.send_keys("\b\b\b")
     page.wait_text(pretty, lambda text: text.startswith("Name: --\n"))
-    # Not a number: said beside the field, and nothing is sent.
+    # Not a number: the daemon's words beside the field, and nothing is written.
     years = control(form, "yearsOfExperience")
-    years.send_keys("e")
+    years.send_keys("x")
     error = form.find_element("css selector", "[data-error-of='yearsOfExperience']")
-    page.wait_text(error, "not a number")
+    page.wait_text(error, lambda text: text.startswith("expected a number"))
     assert member(form, "experienceString").text == "3.0 yrs"
     years.send_keys("\b")
     page.wait_text(error, "")

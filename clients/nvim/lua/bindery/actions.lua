@@ -4,9 +4,8 @@
 local edit = require('bindery.edit')
 local json = require('bindery.json')
 local layout = require('bindery.layout')
-local types = require('bindery.types')
+local text_of = require('bindery.text')
 local ui = require('bindery.ui')
-local values = require('bindery.values')
 local view = require('bindery.view')
 
 local api = vim.api
@@ -23,14 +22,16 @@ local function alive(form)
   return not form.closed
 end
 
-local function send_invoke(form, command, args)
+-- params: {args = a row's value} or {text = what the person typed}, or {}.
+local function send_invoke(form, command, params)
   form.results[command.name] = nil
+  params.session, params.command = form.session, command.name
   local id
-  id = form.conn:request('invoke', { session = form.session, command = command.name, args = args }, function(err, result)
+  id = form.conn:request('invoke', params, function(err, result)
     if form.pending[command.name] == id then form.pending[command.name] = nil end
     if form.closed or form.dead then return end
     if err then
-      form.results[command.name] = { ok = false, message = err.message }
+      form.results[command.name] = { ok = false, message = text_of.refusal(err) }
     else
       form.results[command.name] = { ok = true, value = result.result }
     end
@@ -40,8 +41,8 @@ local function send_invoke(form, command, args)
   view.render(form)
 end
 
--- Invokes a command; args: its argument (a row's value), else asked for
--- when it takes one.
+-- Invokes a command; args: its argument (a row's value), else typed by the
+-- person when it takes one (sent as text for the daemon to read).
 function M.invoke(form, command, args)
   if not alive(form) then return end
   -- Writes still waiting for their pause go first: the command must see them.
@@ -54,14 +55,12 @@ function M.invoke(form, command, args)
     ui.warn(command.label .. ' is disabled')
     return
   end
-  if args ~= nil or not command.args then return send_invoke(form, command, args) end
+  if args ~= nil or not command.args then return send_invoke(form, command, { args = args }) end
   local hint = command.args.typeName or command.args.type
-  if command.args.type == 'object' then hint = hint .. ' as name: value, …; or <CR> on a row' end
+  if command.args.type == 'object' then hint = hint .. '; or <CR> on a row' end
   vim.ui.input({ prompt = command.label .. ' (' .. hint .. '): ' }, function(input)
     if not input or form.closed or form.dead then return end
-    local ok, value = types.parse(command.args, input)
-    if not ok then return ui.error(command.label .. ': ' .. value .. ' (not sent)') end
-    send_invoke(form, command, value)
+    send_invoke(form, command, { text = input })
   end)
 end
 
@@ -84,41 +83,6 @@ local function press_row(form, block)
     if command and alive(form) then press(command) end
   end)
   return true
-end
-
--- A union field: pick the case, then type each of its members (the current
--- values offered when the case stays).
-local function pick_case(form, field)
-  local names = {}
-  for _, case in ipairs(field.cases or {}) do names[#names + 1] = case.name end
-  if field.nullable then names[#names + 1] = '' end
-  vim.ui.select(names, {
-    prompt = field.label .. ':',
-    format_item = function(item) return item == '' and '(none)' or item end,
-  }, function(choice)
-    if not choice or not alive(form) then return end
-    if choice == '' then return edit.set(form, field.name, '') end
-    local case = types.union_case(field, choice)
-    local current = form.state[field.name]
-    local value = { case = choice }
-    local function ask(i)
-      local member = case.members[i]
-      if not member then return edit.set(form, field.name, types.text(field, value)) end
-      local default = ''
-      if type(current) == 'table' and current.case == choice and current[member.name] ~= nil then
-        default = types.text(member, current[member.name], true)
-      end
-      vim.ui.input({ prompt = ('%s %s (%s): '):format(choice, member.name, member.format or member.type), default = default },
-        function(input)
-          if input == nil or not alive(form) then return end
-          local ok, v = types.parse(member, input, true)
-          if not ok then return ui.error(('%s: %s (not sent)'):format(member.name, v)) end
-          value[member.name] = v
-          ask(i + 1)
-        end)
-    end
-    ask(1)
-  end)
 end
 
 -- <CR> on a child row's line: the button under the cursor, the only one,
@@ -155,8 +119,7 @@ function M.activate(form)
   if not field.writable then
     ui.warn(field.label .. ' is read-only')
   elseif field.type == 'boolean' then
-    local ok, value = values.parse(field, form.text[field.name])
-    edit.set(form, field.name, values.text(field, not (ok and value)))
+    edit.set(form, field.name, form.state[field.name] == true and '[ ]' or '[x]')
   elseif field.type == 'enum' then
     local items = vim.list_extend({}, field.cases or {})
     if field.nullable then items[#items + 1] = '' end -- empty text sends null
@@ -166,8 +129,6 @@ function M.activate(form)
     }, function(choice)
       if choice and alive(form) then edit.set(form, field.name, choice) end
     end)
-  elseif field.type == 'union' then
-    pick_case(form, field)
   else
     vim.cmd('startinsert!')
   end

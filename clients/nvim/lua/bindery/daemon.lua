@@ -74,7 +74,8 @@ function M.ensure()
   local result, err = conn:request_sync('initialize', {
     clientInfo = { name = 'bindery.nvim' },
     -- Splices: a list that gains a movie sends the movie, not the list.
-    capabilities = { splices = true },
+    -- Display: the daemon's text for every value (text.lua), and setField with text.
+    capabilities = { splices = true, display = true },
   }, building and 600000 or 20000)
   if not result then
     conn:kill('sigkill')

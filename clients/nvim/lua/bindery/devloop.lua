@@ -6,7 +6,7 @@
 -- the same way); a session the reload closed is shown dead.
 -- A plain binderyd never sends these, and nothing here runs then.
 local log = require('bindery.log')
-local values = require('bindery.values')
+local text_of = require('bindery.text')
 local ui = require('bindery.ui')
 
 local M = {
@@ -75,7 +75,7 @@ local function take_schema(form, schema)
     fields[field.name] = field
     if field.writable then
       local typed = form.fields[field.name] and form.fields[field.name].writable and form.text[field.name]
-      text[field.name] = typed or values.text(field, form.state[field.name])
+      text[field.name] = typed or text_of.editable(form, field)
       sent[field.name] = form.sent[field.name] or text[field.name]
     end
   end

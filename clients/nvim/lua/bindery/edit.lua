@@ -4,7 +4,7 @@
 -- read-only line touched, lines added, removed or joined, a label damaged)
 -- is undone by re-rendering the form.
 local compat = require('bindery.compat')
-local values = require('bindery.values')
+local text_of = require('bindery.text')
 local settings = require('bindery.settings')
 local ui = require('bindery.ui')
 
@@ -105,7 +105,7 @@ function M.settle(form)
     for name in pairs(session.stale) do
       if not M.busy(session, name) then
         session.stale[name] = nil
-        session.text[name] = values.text(session.fields[name], session.state[name])
+        session.text[name] = text_of.editable(session, session.fields[name])
         changed = true
       end
     end
@@ -113,29 +113,30 @@ function M.settle(form)
   if changed then view().render(form) end
 end
 
--- Sends a field's text now (if it changed since last sent and parses).
+-- Sends a field's text now (if it changed since last sent): the daemon reads
+-- it; text it cannot read is refused with what it expected, shown beside the
+-- line, which keeps the person's text to fix.
 function M.send(form, name)
   stop_timer(form, name)
   if form.closed or form.dead then return end
   local text = form.text[name]
   if text ~= form.sent[name] then
     local field = form.fields[name]
-    local ok, value = values.parse(field, text)
-    if not ok then
-      form.errors[name] = value
-      view().decorate(form)
-      return
-    end
-    form.errors[name] = nil
     form.sent[name] = text
-    -- No echo comes for a value the model stores as written: assume it.
-    form.state[name] = value
+    local params = text_of.params(field, text)
+    -- No echo comes for a value stored as written: a checkbox's value is known, and so is a
+    -- plain string's (the text itself, protocol.md "Display and text"); others are the daemon's.
+    if params.value ~= nil then form.state[name] = params.value end
+    if params.text and field.type == 'string' and not field.format then
+      form.state[name] = (params.text == '' and field.nullable) and vim.NIL or params.text
+    end
+    params.session, params.field = form.session, name
     local id
     form.writing = form.writing + 1
-    id = form.conn:request('setField', { session = form.session, field = name, value = value }, function(err)
+    id = form.conn:request('setField', params, function(err)
       form.writing = form.writing - 1
       if form.closed or form.dead or form.write_id[name] ~= id then return end
-      form.errors[name] = err and err.message or nil
+      form.errors[name] = err and text_of.refusal(err) or nil
       view().decorate(form)
     end)
     form.write_id[name] = id
@@ -177,7 +178,7 @@ end
 function M.remote(form, name, value)
   local field = form.fields[name]
   form.state[name] = value
-  form.sent[name] = values.text(field, value)
+  form.sent[name] = text_of.editable(form, field)
   if M.busy(form, name) then
     form.stale[name] = true
   else

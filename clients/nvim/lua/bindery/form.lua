@@ -5,7 +5,7 @@ local daemon = require('bindery.daemon')
 local edit = require('bindery.edit')
 local json = require('bindery.json')
 local log = require('bindery.log')
-local values = require('bindery.values')
+local text = require('bindery.text')
 local view = require('bindery.view')
 
 local api = vim.api
@@ -48,10 +48,11 @@ end
 -- One session's part of a form: its schema, state and what was typed. The
 -- root (the session opened) owns the buffer; its child sessions are drawn
 -- in that buffer too, each a Form of its own (root = the buffer's form).
-local function session_form(conn, schema, session, revision, state)
+local function session_form(conn, schema, session, revision, state, display)
   local self = setmetatable({
     conn = conn, schema = schema, type = schema.type,
     session = session, revision = revision or 0, state = state or {},
+    display = display or {}, -- member -> the daemon's text for its value
     fields = {},     -- name -> field schema
     text = {},       -- writable field -> text shown (the buffer's, once typed)
     sent = {},       -- writable field -> text last sent or received
@@ -68,7 +69,7 @@ local function session_form(conn, schema, session, revision, state)
   for _, field in ipairs(schema.fields) do
     self.fields[field.name] = field
     if field.writable then
-      self.text[field.name] = values.text(field, self.state[field.name])
+      self.text[field.name] = text.editable(self, field)
       self.sent[field.name] = self.text[field.name]
     end
   end
@@ -77,7 +78,7 @@ end
 
 -- result: session/open's {session, revision, state, children}.
 function M.new(conn, schema, result, key)
-  local self = session_form(conn, schema, result.session, result.revision, result.state)
+  local self = session_form(conn, schema, result.session, result.revision, result.state, result.display)
   self.key = key
   self.root = self
   self.children = {}    -- session id -> child Form, every descendant
@@ -134,7 +135,7 @@ function Form:apply(params)
   for name, value in pairs(params.changes or {}) do
     -- A change caused before our latest write of the field is outdated by it.
     local superseded = cause and self.write_id[name] and cause < self.write_id[name]
-    if not superseded then self:take(name, value) end
+    if not superseded then self:take(name, value, params.display) end
   end
   for name, splice in pairs(params.splices or {}) do
     if not self:splice(name, splice) then gap = true end
@@ -156,11 +157,11 @@ function Form:adopt(children)
     local child = id and root.children[id]
     if child and type(entry.state) == 'table' then -- a resynchronisation
       child.revision = tonumber(entry.revision) or child.revision
-      for name, value in pairs(entry.state) do child:take(name, value) end
+      for name, value in pairs(entry.state) do child:take(name, value, entry.display) end
     elseif id and type(entry) == 'table' then
       local schema = root.child_schemas[entry.type] or daemon.schemas[entry.type]
         or { type = tostring(entry.type), fields = {}, commands = {} }
-      child = session_form(self.conn, schema, id, tonumber(entry.revision), entry.state)
+      child = session_form(self.conn, schema, id, tonumber(entry.revision), entry.state, entry.display)
       child.root = root
       root.children[id] = child
       daemon.sessions[id] = child
@@ -259,18 +260,21 @@ function Form:resync()
   self.conn:request('session/state', { session = self.session }, function(err, result)
     if err or self.closed or self.dead then return end
     self.revision = result.revision
-    for name, value in pairs(result.state) do self:take(name, value) end
+    for name, value in pairs(result.state) do self:take(name, value, result.display) end
     self:adopt(result.children)
     self.root:prune()
     view.render(self.root)
   end)
 end
 
--- A whole value the daemon sent for a member (so nothing to splice): a writable field goes
--- through edit.remote, which keeps what the person is typing; anything else is stored.
-function Form:take(name, value)
+-- A whole value the daemon sent for a member (so nothing to splice), with the message's
+-- display: a writable field goes through edit.remote, which keeps what the person is
+-- typing; anything else is stored.
+function Form:take(name, value, display)
   local field = self.fields[name]
   self.splices[name] = nil
+  -- The message's text for it, or none (a string, a list, a child).
+  self.display[name] = type(display) == 'table' and display[name] or nil
   if field and field.writable then
     edit.remote(self, name, value)
   else

@@ -7,7 +7,7 @@
 -- it, the row's writable fields. Every block names its owner: the session
 -- (root or child Form) whose member or command it shows.
 -- Pure: reads the forms' state, touches no buffer.
-local values = require('bindery.values')
+local text = require('bindery.text')
 
 local M = {}
 
@@ -53,7 +53,7 @@ end
 function M.item_line(item, commands)
   local buttons = ''
   for _, command in ipairs(commands or {}) do buttons = buttons .. '[ ' .. command.label .. ' ] ' end
-  return rstrip('  - ' .. buttons .. values.inline(item))
+  return rstrip('  - ' .. buttons .. text.inline(item))
 end
 
 local function field_block(form, field, indent)
@@ -66,14 +66,18 @@ local function field_block(form, field, indent)
     block.lines = { prefix .. (form.text[field.name] or '') }
     return block
   end
-  local commands = M.row_commands(form, field)
-  local shown, hanging, list = values.show(field, form.state[field.name], function(item)
-    return M.item_line(item, commands)
-  end)
-  local under = hanging and indent or (' '):rep(vim.fn.strdisplaywidth(prefix))
-  -- One line per element after the label line: list splices edit these.
-  block.list = list
-  block.row_commands = list and commands or nil
+  local value = form.state[field.name]
+  if text.is_list(value) then
+    -- One line per element after the label line: list splices edit these.
+    local commands = M.row_commands(form, field)
+    block.list, block.row_commands = true, commands
+    block.lines = { rstrip(prefix .. (#value == 0 and '(none)' or '')) }
+    for i, item in ipairs(value) do block.lines[i + 1] = indent .. M.item_line(item, commands) end
+    return block
+  end
+  -- The daemon's text (a string's lines aligned under the first).
+  local shown = text.lines(form, field.name)
+  local under = (' '):rep(vim.fn.strdisplaywidth(prefix))
   block.lines = { rstrip(prefix .. shown[1]) }
   for i = 2, #shown do
     block.lines[i] = rstrip(under .. shown[i])
@@ -99,7 +103,7 @@ local function command_block(form, command, indent)
   }
   local result = form.results[command.name]
   if result and not running then
-    local lines = result.ok and values.lines(result.value) or vim.split(result.message, '\n', { plain = true })
+    local lines = result.ok and text.result_lines(result.value) or vim.split(result.message, '\n', { plain = true })
     if result.ok and (result.value == nil or result.value == vim.NIL) then lines = { 'done' } end
     if lines[1] == '' then table.remove(lines, 1) end
     for i, line in ipairs(lines) do
@@ -141,7 +145,8 @@ local function row_blocks(root, row, blocks, indent)
   local parts = {}
   for _, field in ipairs(row.schema.fields) do
     if not field.writable and not M.is_child(field) and not M.is_rows(field) then
-      parts[#parts + 1] = field.label .. ': ' .. values.inline(row.state[field.name])
+      parts[#parts + 1] = field.label .. ': ' .. (text.is_list(row.state[field.name])
+        and text.inline(row.state[field.name]) or text.lines(row, field.name)[1])
     end
   end
   line = line .. table.concat(parts, ' · ')

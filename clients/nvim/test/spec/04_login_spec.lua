@@ -75,7 +75,7 @@ T.test('login: <CR> on the button runs the async command with a spinner, then sh
     Last name: Lovelace
     Can log in: true
     Logging in: false
-    Logged-in user: firstName: Ada, lastName: Lovelace, authToken: 123adasdsadasdasdasdd
+    Logged-in user: User(firstName: "Ada", lastName: "Lovelace", authToken: "123adasdsadasdasdasdd")
     Error:
 
     [ Login ]

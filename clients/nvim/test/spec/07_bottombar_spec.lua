@@ -52,7 +52,7 @@ T.test('real clock: bottomBar changes while the person does nothing; login takes
     Last name: King
     Can log in: true
     Logging in: false
-    Logged-in user: firstName: Ada, lastName: King, authToken: 123adasdsadasdasdasdd
+    Logged-in user: User(firstName: "Ada", lastName: "King", authToken: "123adasdsadasdasdasdd")
     Error:
 
     [ Login ]

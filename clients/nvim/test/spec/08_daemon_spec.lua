@@ -92,6 +92,6 @@ T.test('daemon: initialize, then shutdown and exit when Neovim quits', function(
     return methods[#methods] == 'exit'
   end, 'the record to end with exit')
   T.eq({ 'initialize', 'initialized', 'session/open', 'shutdown', 'exit' }, methods, 'methods sent')
-  T.eq({ clientInfo = { name = 'bindery.nvim' }, capabilities = { splices = true } }, init, 'initialize params')
+  T.eq({ clientInfo = { name = 'bindery.nvim' }, capabilities = { splices = true, display = true } }, init, 'initialize params')
   os.remove(record)
 end)
