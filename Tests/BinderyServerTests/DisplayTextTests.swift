@@ -73,3 +73,16 @@ import SeedViewModels
         #expect(ValueText.expected(.formatted(.string, format: "uuid")).hasPrefix("a UUID"))
     }
 }
+
+/// A decimal is a whole number or nothing: Foundation's parser reads a prefix and drops the rest.
+@Suite struct DecimalTextTests {
+    @Test(arguments: ["1,5", "1.5.0", "12x", "", ".", "-", "1e", "e5", " 1"])
+    func aStringThatIsNotWhollyANumberIsRefused(_ text: String) {
+        #expect(throws: ValueError.self) { try Decimal(jsonValue: .string(text)) }
+    }
+
+    @Test(arguments: [("0.3", "0.3"), ("-12.50", "-12.5"), ("1e3", "1000"), (".5", "0.5"), ("7.", "7"), ("+2", "2")])
+    func aWholeNumberIsRead(_ text: String, _ expected: String) throws {
+        #expect(try Decimal(jsonValue: .string(text)).description == expected)
+    }
+}

@@ -85,8 +85,33 @@ extension Decimal: FoundationValue {
     static var format: String { "decimal" }
     var wireString: String { description }
     init?(wireString string: String) {
-        guard !string.isEmpty, let value = Decimal(string: string), !value.isNaN else { return nil }
+        // Decimal(string:) reads the longest number at the start and ignores the rest ("12x" is 12,
+        // "1,5" is 1): only a whole number is one.
+        guard Self.isWholeNumber(string), let value = Decimal(string: string), !value.isNaN else { return nil }
         self = value
+    }
+
+    /// `-?digits(.digits)?([eE][+-]?digits)?`, with digits on at least one side of the point.
+    static func isWholeNumber(_ string: String) -> Bool {
+        var bytes = Substring(string).utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     public init(jsonValue: JSONValue) throws(ValueError) {
