@@ -120,6 +120,12 @@ def fixture():
     MAIN.write_text(main.replace("var registry = ViewModelRegistry()\n", "var registry = ViewModelRegistry()\n"
                                  'registry.register("tabbedApp") { _ in TabbedAppViewModel() }\n'))
     assert "tabbedApp" in MAIN.read_text()
+    # The recorded test's registry is the daemon's: a transcript recorded from it names both types.
+    tests = PACKAGE / "Tests" / "greeterTests" / "GreetingTests.swift"
+    registration = 'registry.register("greeting") { _ in GreetingViewModel() }\n'
+    assert registration in tests.read_text()
+    tests.write_text(tests.read_text().replace(  # in main.swift's order: initialize lists them so
+        registration, 'registry.register("tabbedApp") { _ in TabbedAppViewModel() }\n    ' + registration))
     return PACKAGE
 
 

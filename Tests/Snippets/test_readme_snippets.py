@@ -48,7 +48,8 @@ import pytest
 
 from conftest import REPO, Sandbox
 
-README_FILES = ["README.md", "clients/python/README.md", "clients/node/README.md", "clients/codegen/README.md"]
+README_FILES = ["README.md", "clients/python/README.md", "clients/node/README.md", "clients/codegen/README.md",
+                "Tests/ClientMirror/README.md", "clients/shared/README.md"]
 #: READMEs whose snippets are not run, and why.
 EXCUSED = {
     "Fuzz/README.md": "libFuzzer builds and runs of minutes; scripts/fuzz --smoke runs them in scripts/test",
