@@ -20,14 +20,16 @@ enum SchemaProbe {
     /// or the one value it decodes. `any` when the probe cannot tell: the initializer threw before
     /// asking for every stored property (`storedPropertyNames`, when known, are what a synthesized
     /// `Codable` asks for), or asked for nothing at all.
-    static func shape<T: Decodable>(of type: T.Type, typeName: String, storedPropertyNames: [String]?) -> ValueType {
+    static func shape<T: Decodable>(of type: T.Type, typeName: String,
+                                    storedPropertyNames: @autoclosure () -> [String]?) -> ValueType {
         let id = ObjectIdentifier(T.self)
         guard !inProgress.contains(id) else { return .object(typeName, []) }
         inProgress.append(id)
         defer { inProgress.removeLast() }
         let recorder = Recorder()
         let threw = (try? T(from: ProbeDecoder(recorder: recorder))) == nil
-        if threw, recorder.container == .keyed, let storedPropertyNames {
+        // (The names are read only then: resolving a type's fields costs a look-up of each one's type.)
+        if threw, recorder.container == .keyed, let storedPropertyNames = storedPropertyNames() {
             // Synthesized (or key-for-property) forms: every stored property seen means the whole.
             let seen = Set(recorder.members.map(\.name))
             if !storedPropertyNames.allSatisfy(seen.contains) { return .any }

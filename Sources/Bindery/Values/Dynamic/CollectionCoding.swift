@@ -64,10 +64,12 @@ extension Array: ArrayValue {
         // Incrementally, as a `BinderyValue` array is: a long list's unchanged elements keep their
         // JSON. Not rows that are (or hold) view models: encoding one attaches its child session
         // to the session reading it, which a JSON kept from another read would skip.
+        var holdsViewModels: Bool?  // known once the element type is described (it may contain this one)
         coder.encodeBody = { value in
             let array = value as! [Element]
             if array.isEmpty { return .array([]) }
-            if inner.valueType.containsViewModel { return .array(array.map { inner.encode($0) }) }
+            if holdsViewModels == nil { holdsViewModels = inner.valueType.containsViewModel }
+            if holdsViewModels == true { return .array(array.map { inner.encode($0) }) }
             return ArrayConversions.json(for: array) { inner.encode($0) }
         }
         if inner.canDecode {

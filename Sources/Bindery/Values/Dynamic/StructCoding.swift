@@ -8,8 +8,8 @@ enum StructCoding {
         let decodable = byStoredProperties || !ConformanceIndex.mayConform(type, to: (any Decodable).self)
             ? nil : type as? any Decodable.Type
         if let decodable {
-            let stored = TypeMetadata.storedProperties(of: type)?.map(\.name)
-            coder.valueType = shape(of: decodable, typeName: coder.typeName, storedPropertyNames: stored)
+            coder.valueType = shape(of: decodable, typeName: coder.typeName,
+                                    storedPropertyNames: TypeMetadata.storedProperties(of: type)?.map(\.name))
             coder.decodeBody = CodableCoding.decoder(decodable, expected: coder.valueType)
         } else {
             let properties = TypeMetadata.storedProperties(of: type) ?? []
@@ -26,12 +26,14 @@ enum StructCoding {
         }
     }
 
-    private static func shape(of type: any Decodable.Type, typeName: String, storedPropertyNames: [String]?) -> ValueType {
+    private static func shape(of type: any Decodable.Type, typeName: String,
+                              storedPropertyNames: @autoclosure () -> [String]?) -> ValueType {
         opening(type, typeName: typeName, storedPropertyNames: storedPropertyNames)
     }
 
-    private static func opening<T: Decodable>(_ type: T.Type, typeName: String, storedPropertyNames: [String]?) -> ValueType {
-        SchemaProbe.shape(of: T.self, typeName: typeName, storedPropertyNames: storedPropertyNames)
+    private static func opening<T: Decodable>(_ type: T.Type, typeName: String,
+                                              storedPropertyNames: () -> [String]?) -> ValueType {
+        SchemaProbe.shape(of: T.self, typeName: typeName, storedPropertyNames: storedPropertyNames())
     }
 
     private static func encodeStoredProperties(_ value: Any) -> JSONValue {
