@@ -27,6 +27,8 @@ export class Session extends EventEmitter {
   #state;
   #revision;
   #closed = false;
+  /** The error the connection ended with, when that is what closed this session. */
+  #closedBy = undefined;
   #detached = false;
   #resyncing = false;
   // setField requests in flight: id -> { field, value, echoed } (did a didChange it caused carry
@@ -527,6 +529,7 @@ export class Session extends EventEmitter {
   _markClosed(error) {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closedBy = error;
     this.#client._forget(this);
     const failure = error ?? new SessionClosedError(this.#detached ? this.#detachedMessage()
       : `session ${this.id} (${this.type}) was closed`, { local: true });
@@ -573,6 +576,8 @@ export class Session extends EventEmitter {
     if (this.#detached) {
       throw new SessionClosedError(this.#detachedMessage(), { data: { session: this.id }, local: true });
     }
+    // A session closed because the connection ended says how it ended (DaemonExitedError...).
+    if (this.#closedBy) throw this.#closedBy;
     if (this.#closed) {
       throw new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { data: { session: this.id }, local: true });
     }
