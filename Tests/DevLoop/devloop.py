@@ -244,3 +244,18 @@ if __name__ == "__main__":
         print(fixture())
     else:
         sys.exit(__doc__)
+
+
+def nvim_drive(out):
+    """The start of a headless Neovim script that drives a form as a person would: `wait(text, ms)`
+    for a line matching `text`, and `finish(status)`, which writes the status and the buffer to
+    `out` and quits."""
+    return """
+local function wait(text, ms)
+  return vim.wait(ms, function() return vim.fn.search(text, 'nw') > 0 end, 50)
+end
+local function finish(status)
+  vim.fn.writefile({ status, unpack(vim.api.nvim_buf_get_lines(0, 0, -1, false)) }, %r)
+  vim.cmd('qa!')
+end
+""" % str(out)

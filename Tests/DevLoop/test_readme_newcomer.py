@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from devloop import DEV, PACKAGE, ROOT
+from devloop import DEV, PACKAGE, ROOT, nvim_drive
 
 README = (ROOT / "README.md").read_text()
 BUILD = 600  # seconds: bindery-dev's first build of the package, on a loaded machine
@@ -81,21 +81,13 @@ def test_a_form_of_their_own_in_neovim(newcomer, tmp_path):
     out = tmp_path / "form.txt"
     drive = tmp_path / "drive.lua"
     # A person: opens the form, waits for it, types a name after `Name: `, waits for the greeting.
-    drive.write_text("""
-local function wait(text, ms)
-  return vim.wait(ms, function() return vim.fn.search(text, 'nw') > 0 end, 100)
-end
-local function finish(status)
-  vim.fn.writefile({ status, unpack(vim.api.nvim_buf_get_lines(0, 0, -1, false)) }, %r)
-  vim.cmd('qa!')
-end
-vim.cmd(%r)
+    drive.write_text(nvim_drive(out) + """vim.cmd(%r)
 if not wait('^Greeting: Hello!$', %d) then return finish('no form') end
 vim.fn.search('^Name:')
 vim.cmd('normal! AAda')
 if not wait('^Greeting: Hello, Ada!$', 60000) then return finish('no greeting') end
 finish('ok')
-""" % (str(out), open_command, BUILD * 1000))
+""" % (open_command, BUILD * 1000))
     script = "nvim --clean --headless --cmd %s --cmd %s -c %s" % (
         shlex.quote("set rtp+=%s" % (ROOT / "clients" / "nvim")), shlex.quote(let), shlex.quote("luafile %s" % drive))
     done = login_shell(newcomer, script, PACKAGE)

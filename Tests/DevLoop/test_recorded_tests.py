@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from devloop import DEV, MODEL, PACKAGE, ROOT, DevClient, fixture, save
+from devloop import DEV, MODEL, PACKAGE, ROOT, DevClient, fixture, nvim_drive, save
 
 REPLAY = str(Path(DEV).parent / "bindery-replay")
 TESTS = PACKAGE / "Tests" / "greeterTests"
@@ -42,15 +42,7 @@ def swift_test(**environment):
 def record_in_neovim(file, tmp_path):
     """A person in Neovim: opens the form, starts recording, types a name, stops."""
     out, drive = tmp_path / "nvim.txt", tmp_path / "drive.lua"
-    drive.write_text("""
-local function wait(text, ms)
-  return vim.wait(ms, function() return vim.fn.search(text, 'nw') > 0 end, 50)
-end
-local function finish(status)
-  vim.fn.writefile({ status, unpack(vim.api.nvim_buf_get_lines(0, 0, -1, false)) }, %r)
-  vim.cmd('qa!')
-end
-vim.cmd('BinderyOpen greeting')
+    drive.write_text(nvim_drive(out) + """vim.cmd('BinderyOpen greeting')
 if not wait('^Greeting: Hello!$', %d) then return finish('no form') end
 vim.cmd('BinderyRecord start %s')
 vim.fn.search('^Name:')
@@ -58,7 +50,7 @@ vim.cmd('normal! AAda')
 if not wait('^Greeting: Hello, Ada!$', 60000) then return finish('no greeting') end
 vim.cmd('BinderyRecord stop')
 finish('ok')
-""" % (str(out), BUILD * 1000, file))
+""" % (BUILD * 1000, file))
     let = "let g:bindery_cmd = [%s]" % ", ".join("'%s'" % word for word in DAEMON)
     subprocess.run(["nvim", "--clean", "--headless", "--cmd", "set rtp+=%s" % (ROOT / "clients" / "nvim"),
                     "--cmd", let, "-c", "luafile %s" % drive], capture_output=True, timeout=BUILD)
