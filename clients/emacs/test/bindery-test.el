@@ -147,6 +147,12 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
      (unwind-protect (progn ,@body)
        (delete-directory ,var t))))
 
+;; pgrep run directly, not through a shell: `sh -c' (dash) stays the parent of what it runs,
+;; and its own command line holds the pattern, so it would be counted as a daemon.
+(defun bindery-test--daemon-pids (socket)
+  "The pids of the daemons listening on SOCKET."
+  (process-lines-ignore-status "pgrep" "-f" "--" (concat "--listen " socket)))
+
 (defun bindery-test--file (dir name modes)
   "Make the file NAME in DIR, a shell script, with MODES; return its name."
   (let ((file (expand-file-name name dir)))
@@ -1628,8 +1634,7 @@ where its log is, as the forwarder said."
     (unwind-protect
         (progn
           (setq form (bindery-open "email" "signup"))
-          (let ((pids (split-string (shell-command-to-string
-                                     (format "pgrep -f -- '--listen %s'" socket)))))
+          (let ((pids (bindery-test--daemon-pids socket)))
             (should (= (length pids) 1))
             (signal-process (string-to-number (car pids)) 'KILL)
             (with-current-buffer form
@@ -1640,8 +1645,7 @@ where its log is, as the forwarder said."
                form 20))))
       (when (buffer-live-p form) (kill-buffer form))
       (when bindery--current (bindery--stop bindery--current))
-      (dolist (pid (split-string (shell-command-to-string
-                                  (format "pgrep -f -- '--listen %s'" socket))))
+      (dolist (pid (bindery-test--daemon-pids socket))
         (signal-process (string-to-number pid) 'SIGTERM)))))
 
 
@@ -1683,7 +1687,6 @@ Python README's script fills the same keyed session, and what is typed reaches i
                                   (bindery-test--text output))))
       (when (buffer-live-p form) (kill-buffer form))
       (bindery-shutdown)
-      (dolist (pid (split-string (shell-command-to-string
-                                  (format "pgrep -f -- '--listen %s/bindery/daemon.sock'" runtime))))
+      (dolist (pid (bindery-test--daemon-pids (concat runtime "/bindery/daemon.sock")))
         (signal-process (string-to-number pid) 'SIGTERM))
       (kill-buffer output))))
