@@ -20,8 +20,11 @@ enum DaemonSupervisor {
             StandardStreams.log("\(name): error: cannot find this executable to supervise the daemon")
             exit(1)
         }
+        // A client library starting the per-user daemon gives no --state: the default is added here.
+        let options = Array(arguments.dropFirst())
         let argv: [UnsafeMutablePointer<CChar>?] = ([String(cString: executable), "--listen", place.path]
-                                                     + arguments.dropFirst()).map { strdup($0) } + [nil]
+                                                     + options + place.defaultStateArguments(given: options))
+            .map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, argv[0]!, nil, nil, argv, environ)

@@ -29,11 +29,9 @@ enum RemoteForwarder {
     static func run(name: String, spelledPath: String, daemonArguments: [String], startsWithIdleExit: Bool) -> Never {
         signal(SIGPIPE, SIG_IGN)
         let place = SocketPlace(spelledPath)
-        var daemonArguments = daemonArguments
-        if spelledPath == "auto", !daemonArguments.contains("--state") {
-            // The per-user daemon keeps keyed forms beside its socket: they survive its crash.
-            daemonArguments += ["--state", place.autoStatePath]
-        }
+        // The per-user daemon keeps keyed forms in the user's state directory: they survive its
+        // crash. Said here too (not only by the supervisor) so the options compare as they run.
+        let daemonArguments = daemonArguments + place.defaultStateArguments(given: daemonArguments)
         func fail(_ message: String, status: Int32 = 1) -> Never {
             StandardStreams.log("\(name) --remote: error: \(message)")
             exit(status)

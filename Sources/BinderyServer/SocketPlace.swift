@@ -20,9 +20,6 @@ struct SocketPlace {
     var argumentsPath: String { path + ".args" }
     var logPath: String { path + ".log" }
     var exitPath: String { path + ".exit" }
-    /// Where the daemon `auto` starts keeps keyed sessions (`--state`), unless told otherwise.
-    var autoStatePath: String { directory + "/sessions" }
-
     /// `auto`, or an explicit path (made absolute against the working directory).
     init(_ spelled: String) {
         var path = spelled

@@ -83,11 +83,20 @@ def test_a_killed_daemon_is_reported_by_the_forwarder_and_the_python_client(plac
     client.close()
 
 
+def fnv1a(text):
+    value = 0xCBF29CE484222325
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % value
+
+
 def test_the_auto_daemon_keeps_keyed_forms_across_its_crash(tmp_path):
     runtime = tmp_path / "xdg"
     runtime.mkdir(mode=0o700)
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime))
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), XDG_STATE_HOME=str(tmp_path / "state"))
     path = runtime / "bindery" / "daemon.sock"
+    # In the user's state directory (it outlives a logout), a folder per socket path.
+    sessions = tmp_path / "state" / "bindery" / "sessions" / fnv1a(str(path))
     try:
         forwarder = subprocess.Popen([DAEMON, "--remote", "auto"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env)
@@ -98,7 +107,6 @@ def test_the_auto_daemon_keeps_keyed_forms_across_its_crash(tmp_path):
         forwarder.stdin.flush()
         while wait_for_line(forwarder.stdout).get("id") != 3:
             pass
-        sessions = runtime / "bindery" / "sessions"
         deadline = time.monotonic() + 10  # written 250 ms after the change settles
         while not any("Ada" in f.read_text() for f in sessions.glob("session-*.json")) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -113,6 +121,7 @@ def test_the_auto_daemon_keeps_keyed_forms_across_its_crash(tmp_path):
         assert opened["result"]["restored"] is True and opened["result"]["state"] == {"name": "Ada"}, opened
         assert state["error"]["code"] == -32011
         assert (runtime / "bindery" / "daemon.sock.args").read_text() == f"--idle-exit\n60\n--state\n{sessions}\n"
+        assert oct(sessions.parent.stat().st_mode & 0o777) == "0o700"
     finally:
         stop_daemons(path)
 

@@ -1,6 +1,5 @@
 // The public entry point: a connection to binderyd, its schemas, and the sessions opened on it.
 import { EventEmitter } from 'node:events';
-import { dirname } from 'node:path';
 import { Connection } from './connection.js';
 import { startDaemon } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
@@ -140,9 +139,8 @@ export class Client extends EventEmitter {
     splices = true,
   } = {}) {
     const file = socketPath(socket);
-    // As binderyd --remote auto: the per-user daemon keeps keyed forms beside its socket.
-    const daemonArgs = socket === 'auto' && !args.includes('--state') ? [...args, '--state', `${dirname(file)}/sessions`] : args;
-    const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args: daemonArgs });
+    // The daemon's supervisor keeps auto's keyed forms in the user's state directory.
+    const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args });
     const connectedAt = Date.now();
     const client = new Client({
       input: connection, output: connection, timeout, cancelGrace, splices,

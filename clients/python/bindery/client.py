@@ -1,8 +1,6 @@
 """The sync Client: spawns binderyd, initializes it, opens sessions."""
 from __future__ import annotations
 
-import os
-
 import subprocess
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Type, TypeVar
 
@@ -48,11 +46,8 @@ class Client(Hub[Session]):
         if socket is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
             path = socket_path(socket)
-            daemon_args = list(args or ())
-            if socket == "auto" and "--state" not in daemon_args:
-                # As binderyd --remote auto: keyed forms kept beside the socket survive a crash.
-                daemon_args += ["--state", os.path.join(os.path.dirname(path), "sessions")]
-            sock = connect_socket(path, self.daemon_path, daemon_args, start=start)
+            # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
+            sock = connect_socket(path, self.daemon_path, list(args or ()), start=start)
             self._connection = SocketConnection(sock, path, framing=framing, stderr_lines=stderr_lines,
                                                 cancel_grace=cancel_grace)
         else:
