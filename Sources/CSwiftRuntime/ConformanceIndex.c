@@ -34,6 +34,7 @@ extern void swift_enumerateAllMetadataSections(bool (*body)(const metadata_secti
 typedef struct {
     const void *type;
     const void *protocol;
+    const int32_t *record;  // the first conformance record of the pair
 } pair;
 
 // An open-addressing hash set of pairs, sized to twice the records at least: one pass to count,
@@ -42,6 +43,8 @@ static pair *slots;
 static size_t slot_mask;
 static size_t pair_count;
 static pthread_once_t built = PTHREAD_ONCE_INIT;
+
+static void build(void);
 
 static const void *relative(const int32_t *field) {
     return *field == 0 ? NULL : (const char *)field + *field;
@@ -52,14 +55,23 @@ static size_t slot_of(const void *type, const void *protocol) {
     return (size_t)(hash ^ (hash >> 29)) & slot_mask;
 }
 
-static void add(const void *type, const void *protocol) {
+static void add(const void *type, const void *protocol, const int32_t *record) {
     size_t slot = slot_of(type, protocol);
     while (slots[slot].type) {
         if (slots[slot].type == type && slots[slot].protocol == protocol) return;
         slot = (slot + 1) & slot_mask;
     }
-    slots[slot] = (pair){type, protocol};
+    slots[slot] = (pair){type, protocol, record};
     pair_count++;
+}
+
+static const pair *find(const void *type, const void *protocol) {
+    pthread_once(&built, build);
+    if (!slots) return NULL;
+    for (size_t slot = slot_of(type, protocol); slots[slot].type; slot = (slot + 1) & slot_mask) {
+        if (slots[slot].type == type && slots[slot].protocol == protocol) return &slots[slot];
+    }
+    return NULL;
 }
 
 static bool count_image(const metadata_sections *sections, void *context) {
@@ -86,7 +98,7 @@ static bool read_image(const metadata_sections *sections, void *context) {
         case 1: type = *(const void *const *)relative(&record[1]); break;            // indirect descriptor
         default: continue;                                                            // Objective-C classes
         }
-        if (type && protocol) add(type, protocol);
+        if (type && protocol) add(type, protocol, record);
     }
     return true;
 }
@@ -111,8 +123,24 @@ size_t bindery_conformance_record_count(void) {
 int bindery_has_conformance_record(const void *type_descriptor, const void *protocol_descriptor) {
     pthread_once(&built, build);
     if (!slots) return 1;
-    for (size_t slot = slot_of(type_descriptor, protocol_descriptor); slots[slot].type; slot = (slot + 1) & slot_mask) {
-        if (slots[slot].type == type_descriptor && slots[slot].protocol == protocol_descriptor) return 1;
-    }
-    return 0;
+    return find(type_descriptor, protocol_descriptor) != NULL;
+}
+
+// The runtime's own entry point for a conformance's witness table (what a cast calls once it has
+// found the record): the pattern as it is, or instantiated (a resilient protocol's conformance,
+// a generic type's) and cached by the runtime.
+extern const void *swift_getWitnessTable(const void *conformance, const void *type,
+                                         const void *const *instantiation_arguments) __attribute__((weak));
+
+// The witness table of a type's conformance, from its record: only for records whose flags (the
+// fourth word) ask nothing of the caller — no conditional requirements (bits 8-15: their own
+// witness tables would be the arguments) and nothing newer than generic witness tables (bit 18 and
+// up: a protocol's own conformance, global-actor isolation, which a cast checks).
+const void *bindery_conformance_witness_table(const void *type_metadata, const void *type_descriptor,
+                                              const void *protocol_descriptor) {
+    const pair *found = find(type_descriptor, protocol_descriptor);
+    if (!found || !swift_getWitnessTable) return NULL;
+    uint32_t flags = (uint32_t)found->record[3];
+    if (flags & 0xFFFC0000u || flags & 0xFF00u) return NULL;
+    return swift_getWitnessTable(found->record, type_metadata, NULL);
 }

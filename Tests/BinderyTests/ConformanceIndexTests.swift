@@ -42,3 +42,34 @@ private final class Derived: Base {}
         #expect(Derived.self is any Decodable.Type)
     }
 }
+
+/// Positive casts from the records' ready-made witness tables (ConformanceIndex+Cast): the same
+/// witness tables the runtime's casts give, for the questions a Codable struct's coding asks.
+@Suite struct ConformanceIndexCastTests {
+    @Test func witnessTablesAreTheRuntimes() {
+        #expect(ConformanceIndex.witnessTablesAreUsable)
+    }
+
+    @Test func castsAgreeWithTheRuntime() {
+        func same<E>(_ type: Any.Type, _ existential: E.Type) {
+            let ours = ConformanceIndex.cast(type, to: existential)
+            let theirs = type as? E
+            #expect((ours == nil) == (theirs == nil), "\(type) as? \(existential)")
+            if let ours, let theirs {
+                let a = unsafeBitCast(ours, to: (UnsafeRawPointer, UnsafeRawPointer).self)
+                let b = unsafeBitCast(theirs, to: (UnsafeRawPointer, UnsafeRawPointer).self)
+                #expect(a == b, "\(type) as? \(existential): another witness table")
+            }
+        }
+        same(Coded.self, (any Decodable.Type).self)
+        same(Coded.self, (any Encodable.Type).self)
+        same(Plain.self, (any Decodable.Type).self)
+        same(String.self, (any BinderyValue.Type).self)
+        same([Coded].self, (any ArrayValue.Type).self)
+        same([Coded].self, (any Decodable.Type).self)
+        same(Coded?.self, (any OptionalValue.Type).self)
+        same([String: Int].self, (any DictionaryValue.Type).self)
+        same(Derived.self, (any Decodable.Type).self)
+        same(Failure.self, (any Error.Type).self)
+    }
+}

@@ -44,7 +44,7 @@ enum SchemaProbe {
         // BinderyValue first: most members are one (String, Int, Bool, Double), and a cast that
         // fails searches every conformance record of the binary (about 25,000 instructions in a
         // static daemon: two failed casts per member were a sixth of the start-up's work).
-        if ConformanceIndex.mayConform(T.self, to: (any BinderyValue).self), let binderyType = T.self as? any BinderyValue.Type {
+        if let binderyType = ConformanceIndex.cast(T.self, to: (any BinderyValue.Type).self) {
             let valueType = binderyType.valueType
             if let value = placeholder(of: valueType) as? T { return (value, valueType) }
             if let value = try? (binderyType as any BinderyValue.Type).init(jsonValue: sample(of: valueType)) as? T {
@@ -72,7 +72,7 @@ enum SchemaProbe {
 
     /// How Bindery describes `T`, for a member decoded with `decodeIfPresent` (no value needed).
     static func description<T: Decodable>(of type: T.Type) -> ValueType {
-        if ConformanceIndex.mayConform(T.self, to: (any BinderyValue).self), let binderyType = T.self as? any BinderyValue.Type {
+        if let binderyType = ConformanceIndex.cast(T.self, to: (any BinderyValue.Type).self) {
             return binderyType.valueType
         }
         return DynamicCoders.coder(for: T.self).valueType

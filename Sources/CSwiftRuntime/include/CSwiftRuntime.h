@@ -33,5 +33,11 @@ size_t bindery_conformance_record_count(void);
 /// Whether some loaded image holds a conformance record of the nominal type `type_descriptor` to
 /// the protocol `protocol_descriptor`: a hash probe, where a failed cast searches every record.
 int bindery_has_conformance_record(const void *type_descriptor, const void *protocol_descriptor);
+/// The witness table of the type `type_metadata` (of that descriptor) for that protocol, from its
+/// conformance record by the runtime's swift_getWitnessTable, when the record is found and has no
+/// conditional requirements; else NULL: then only the runtime's cast can tell.
+const void *bindery_conformance_witness_table(const void *type_metadata, const void *type_descriptor,
+                                              const void *protocol_descriptor);
+
 
 #endif

@@ -34,7 +34,7 @@ enum DynamicCoders {
         // Each question below is asked of the conformance index before it is asked of the runtime:
         // a failed cast searches every conformance record of the program (see ConformanceIndex).
         func may(_ existential: Any.Type) -> Bool { ConformanceIndex.mayConform(type, to: existential) }
-        if may((any BinderyValue).self), let bindery = type as? any BinderyValue.Type { return bindery.describe(into: coder) }
+        if let bindery = ConformanceIndex.cast(type, to: (any BinderyValue.Type).self) { return bindery.describe(into: coder) }
         if may((any FixedWidthInteger).self), let integer = type as? any FixedWidthInteger.Type {
             return NumberCoding.describeInteger(integer, into: coder)
         }
@@ -42,7 +42,7 @@ enum DynamicCoders {
             return NumberCoding.describeFloatingPoint(number, into: coder)
         }
         if type == Duration.self { return NumberCoding.describeDuration(into: coder) }
-        if may((any OptionalValue).self), let optional = type as? any OptionalValue.Type { return optional.describeOptional(into: coder) }
+        if let optional = ConformanceIndex.cast(type, to: (any OptionalValue.Type).self) { return optional.describeOptional(into: coder) }
         if ObjectIdentifier(type) == ObjectIdentifier((any Error).self) {
             return ErrorCoding.describe((any Error).self, into: coder)
         }
@@ -51,13 +51,13 @@ enum DynamicCoders {
         if kind == .enum, let cases = TypeMetadata.cases(of: type), cases.allSatisfy({ !$0.hasPayload }) {
             return EnumCoding.describePayloadless(type, cases: cases, into: coder)
         }
-        if may((any DictionaryValue).self), let dictionary = type as? any DictionaryValue.Type {
+        if let dictionary = ConformanceIndex.cast(type, to: (any DictionaryValue.Type).self) {
             return dictionary.describeDictionary(into: coder)
         }
         if may((any SetAlgebra & Sequence).self), let set = type as? any (SetAlgebra & Sequence).Type {
             return SetCoding.describe(set, into: coder)
         }
-        if may((any ArrayValue).self), let array = type as? any ArrayValue.Type { return array.describeArray(into: coder) }
+        if let array = ConformanceIndex.cast(type, to: (any ArrayValue.Type).self) { return array.describeArray(into: coder) }
         // A range is its bounds, not its (possibly millions of) elements.
         if may((any RangeExpression).self), type is any RangeExpression.Type {
             return StructCoding.describe(type, into: coder, byStoredProperties: true)

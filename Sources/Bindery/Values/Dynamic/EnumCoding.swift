@@ -10,11 +10,19 @@ enum EnumCoding {
     }
 
     private static func describePayloadless<T>(opening type: T.Type, cases: [TypeMetadata.EnumCase], into coder: DynamicCoder) {
-        let values = cases.indices.map { TypeMetadata.payloadlessEnum(T.self, tag: $0) }
-        let names = zip(values, cases).map { value, enumCase in
-            ((value as? any RawRepresentable)?.rawValue as? String) ?? enumCase.name
+        // Plain loops: `zip`, `enumerated` and a value's `as? any RawRepresentable` here, in code
+        // generic over T, each make the runtime look a conformance up by searching every record.
+        let raw = ConformanceIndex.cast(T.self, to: (any RawRepresentable.Type).self)
+        var values: [T] = []
+        var names: [String] = []
+        var tags: [String: Int] = [:]
+        for tag in 0..<cases.count {
+            let value = TypeMetadata.payloadlessEnum(T.self, tag: tag)
+            let name = raw.flatMap { rawString(of: value, as: $0) } ?? cases[tag].name
+            values.append(value)
+            names.append(name)
+            if tags[name] == nil { tags[name] = tag }
         }
-        let tags = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         coder.valueType = .enumeration(names)
         coder.encodeBody = { value in
             let tag = TypeMetadata.payloadlessTag(of: value as! T)
@@ -25,6 +33,10 @@ enum EnumCoding {
             guard let tag = tags[name] else { throw ValueError(expected: coder.valueType.description, found: "\"\(name)\"") }
             return values[tag]
         }
+    }
+
+    private static func rawString<Raw: RawRepresentable>(of value: Any, as type: Raw.Type) -> String? {
+        (value as? Raw)?.rawValue as? String
     }
 
     /// `{"case": name}` plus the payload's members: labelled associated values by their labels,

@@ -5,8 +5,7 @@
 @MainActor
 enum StructCoding {
     static func describe(_ type: Any.Type, into coder: DynamicCoder, byStoredProperties: Bool = false) {
-        let decodable = byStoredProperties || !ConformanceIndex.mayConform(type, to: (any Decodable).self)
-            ? nil : type as? any Decodable.Type
+        let decodable = byStoredProperties ? nil : ConformanceIndex.cast(type, to: (any Decodable.Type).self)
         if let decodable {
             coder.valueType = shape(of: decodable, typeName: coder.typeName,
                                     storedPropertyNames: TypeMetadata.storedProperties(of: type)?.map(\.name))
@@ -18,8 +17,7 @@ enum StructCoding {
                 return ValueType.Member(name: property.name, type: inner.valueType, isOptional: inner.valueType.isNullable)
             })
         }
-        if !byStoredProperties, ConformanceIndex.mayConform(type, to: (any Encodable).self),
-           let encodable = type as? any Encodable.Type {
+        if !byStoredProperties, let encodable = ConformanceIndex.cast(type, to: (any Encodable.Type).self) {
             coder.encodeBody = CodableCoding.encoder(encodable)
         } else {
             coder.encodeBody = { value in encodeStoredProperties(value) }

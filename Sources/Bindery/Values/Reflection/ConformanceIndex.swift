@@ -51,15 +51,17 @@ enum ConformanceIndex {
         return (0..<count).map { unsafeBitCast(arguments.load(fromByteOffset: $0 * 8, as: UnsafeRawPointer.self), to: Any.Type.self) }
     }
 
+    // Keys of String: a Set<Int> made here would cost a search for Int's Hashable (String's is
+    // looked up anyway, by the first dictionary of the program).
     nonisolated(unsafe) private static let containers = (optional: TypeMetadata.nominalDescriptor(Int?.self),
                                      array: TypeMetadata.nominalDescriptor([Int].self),
-                                     set: TypeMetadata.nominalDescriptor(Set<Int>.self),
+                                     set: TypeMetadata.nominalDescriptor(Set<String>.self),
                                      dictionary: TypeMetadata.nominalDescriptor([String: Int].self))
 
     /// The protocol descriptors of an existential type's metadata: its kind, then a 32-bit flags
     /// word and a 32-bit count, a superclass when the flags say so, then the protocols (pointers
     /// whose low bit marks an Objective-C protocol).
-    private static func protocolDescriptors(of existential: Any.Type) -> [UnsafeRawPointer]? {
+    static func protocolDescriptors(of existential: Any.Type) -> [UnsafeRawPointer]? {
         let metadata = unsafeBitCast(existential, to: UnsafeRawPointer.self)
         guard metadata.load(as: UInt.self) == 0x303 else { return nil }
         let flags = metadata.load(fromByteOffset: 8, as: UInt32.self)
