@@ -129,7 +129,7 @@ public struct Mirror: Sendable {
             for member in display.members { held[member.key] = member.value }
             session.display = held
         }
-        session.revision = params["revision"]?.intValue ?? session.revision
+        session.revision += 1
         sessions[id] = session
         if let children = params["children"]?.objectValue { take(children: children) }
         for child in params["detached"]?.arrayValue ?? [] {
@@ -164,7 +164,7 @@ public struct Mirror: Sendable {
     /// The list a splice (`{ops: [{at, delete, insert}], length}`) makes of `value`, each op on the
     /// result of the one before; nil when it does not fit (not a list, an op past the end, a length
     /// that disagrees).
-    public static func splice(_ value: JSONValue, _ splice: JSONValue) -> JSONValue? {
+    static func splice(_ value: JSONValue, _ splice: JSONValue) -> JSONValue? {
         guard case .array(var list) = value else { return nil }
         for op in splice["ops"]?.arrayValue ?? [] {
             guard let at = op["at"]?.intValue, let delete = op["delete"]?.intValue,
