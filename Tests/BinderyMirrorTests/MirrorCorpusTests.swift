@@ -1,19 +1,19 @@
 import Foundation
 import JSONRPC
-import XCTest
+import Testing
 
 /// The client mirror corpus (`Tests/ClientMirror/cases/*.json`), every case, folded by BinderyMirror
 /// (the mirror bindery-dev's proxy keeps). When every case ran and passed and
 /// `BINDERY_MIRROR_RECEIPTS` names a directory, writes the receipt `bindery-dev.json` there, which
 /// the test command's last suite reads (Tests/ClientMirror/README.md).
-final class MirrorCorpusTests: XCTestCase {
+@Suite struct MirrorCorpusTests {
     static let cases = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("ClientMirror").appendingPathComponent("cases")
 
-    func testEveryCaseOfTheCorpusFoldsAsTheRulesSay() throws {
+    @Test func everyCaseOfTheCorpusFoldsAsTheRulesSay() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.cases.path)
             .filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertFalse(files.isEmpty, "no case file under \(Self.cases.path)")
+        #expect(!files.isEmpty, "no case file under \(Self.cases.path)")
         var ran = 0
         var failed = 0
         for file in files {
@@ -25,7 +25,7 @@ final class MirrorCorpusTests: XCTestCase {
                 if !problems.isEmpty {
                     failed += 1
                     let name = testCase["name"]?.stringValue ?? "?"
-                    XCTFail("\(file): \(name): \(problems.joined(separator: "; "))")
+                    Issue.record("\(file): \(name): \(problems.joined(separator: "; "))")
                 }
             }
         }
@@ -37,14 +37,14 @@ final class MirrorCorpusTests: XCTestCase {
     }
 
     /// The comparison is the reference's: a case that expects another value fails.
-    func testADifferentExpectationIsAProblem() throws {
+    @Test func aDifferentExpectationIsAProblem() throws {
         let testCase = try JSONParser.parse("""
             {"name": "x", "given": {"sessions": {"1": {"type": "t", "revision": 0, "state": {"n": 0}}}},
              "receive": [{"jsonrpc": "2.0", "method": "didChange", "params": {"session": 1, "revision": 1, "changes": {"n": 1}}}],
              "expect": {"sessions": {"1": {"revision": 1, "state": {"n": 2}}}}}
             """)
-        XCTAssertEqual(CorpusCase.problems(testCase).count, 1)
-        XCTAssertTrue(CorpusCase.same(["a": 1, "b": 2.0], ["b": 2, "a": 1]))
-        XCTAssertFalse(CorpusCase.same(["a": 1], ["a": 1, "b": nil]))
+        #expect(CorpusCase.problems(testCase).count == 1)
+        #expect(CorpusCase.same(["a": 1, "b": 2.0], ["b": 2, "a": 1]))
+        #expect(!CorpusCase.same(["a": 1], ["a": 1, "b": nil]))
     }
 }
