@@ -77,8 +77,10 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         // The README's example of a daemon of your own, on the public API only.
         .executableTarget(name: "counterd", dependencies: ["BinderyServer"], path: "Examples/counterd"),
+        // A client's copy of what the daemon told it, folded by protocol.md's "Client mirror".
+        .target(name: "BinderyMirror", dependencies: ["JSONRPC"]),
         // The developer loop: builds a package's daemon, reloads it on save, sessions moved across.
-        .executableTarget(name: "bindery-dev", dependencies: ["JSONRPC"]),
+        .executableTarget(name: "bindery-dev", dependencies: ["JSONRPC", "BinderyMirror"]),
         // Replays transcripts against any daemon command, for CI: `bindery-replay --daemon CMD FILE…`.
         .executableTarget(name: "bindery-replay", dependencies: ["BinderyTranscript"]),
         // Benchmarks: `swift run -c release bindery-bench` (see BENCHMARKS.md).
@@ -87,6 +89,8 @@ let package = Package(
         .executableTarget(name: "rawpipe", path: "Benchmarks/rawpipe"),
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "SeededRandom"]),
+        // The client mirror corpus (Tests/ClientMirror/cases) folded by BinderyMirror.
+        .testTarget(name: "BinderyMirrorTests", dependencies: ["BinderyMirror", "JSONRPC"]),
         .testTarget(name: "BinderyTests", dependencies: ["Bindery", "BinderyTesting", "SeedViewModels", "SeededRandom"]),
         .testTarget(name: "BinderyServerTests", dependencies: ["BinderyServer", "SeedViewModels", "AppViewModels"]),
         .testTarget(name: "ExampleTests", dependencies: ["AppViewModels", "BinderyTesting", "BinderyServer"]),

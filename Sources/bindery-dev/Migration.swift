@@ -1,3 +1,4 @@
+import BinderyMirror
 import JSONRPC
 
 /// Moves every open session from the daemon serving the client to a new one, during a reload.
@@ -136,17 +137,14 @@ struct Migration {
     }
 }
 
-/// The state of each session in the new daemon while it is being moved into, children included:
-/// set by its `session/open` (or `session/state`) result, then by its `didChange`s (a timer may
-/// tick meanwhile), so that it is current when the client is told. Main actor only.
+/// The state of each session in the new daemon while it is being moved into, children included, as
+/// a client of it would hold them: taken from its `session/open` (or `session/state`) result, then
+/// folded from its `didChange`s (a timer may tick meanwhile), so that it is current when the client
+/// is told. Main actor only.
 @MainActor
 final class MigrationTracker {
-    struct Entry {
-        var type: String
-        var state: JSONObject
-        var revision: Int
-    }
-    private(set) var states: [Int: Entry] = [:]
+    /// The new daemon's sessions, by its ids.
+    private(set) var mirror = Mirror()
     /// The largest session id the new daemon has given: the next one it opens is counted from there.
     private(set) var highestID = 0
 
@@ -161,32 +159,14 @@ final class MigrationTracker {
 
     /// Records a `session/open` or `session/state` result: the session and every child under it.
     func refreshed(_ id: Int, _ result: JSONValue, type: String) {
-        states[id] = Entry(type: type, state: result["state"]?.objectValue ?? JSONObject(), revision: result["revision"]?.intValue ?? 0)
-        highestID = max(highestID, id)
-        adopt(result["children"])
-    }
-
-    private func adopt(_ children: JSONValue?) {
-        for entry in children?.objectValue?.members ?? [] {
-            guard let id = Int(entry.key) else { continue }
-            highestID = max(highestID, id)
-            states[id] = Entry(type: entry.value["type"]?.stringValue ?? "", state: entry.value["state"]?.objectValue ?? JSONObject(),
-                               revision: entry.value["revision"]?.intValue ?? 0)
-        }
+        mirror.take(id, Mirror.Session(result.setting("type", .string(type))))
+        if let children = result["children"]?.objectValue { mirror.take(children: children) }
+        highestID = max(highestID, mirror.sessions.keys.max() ?? 0)
     }
 
     /// A message the new daemon wrote during the move.
     func received(_ message: JSONValue) {
-        guard message["method"] == .string("didChange"), let params = message["params"],
-              let id = params["session"]?.intValue, let entry = states[id] else { return }
-        var record = SessionRecord(id: id, type: entry.type, key: nil, args: nil, observe: nil, state: entry.state,
-                                   revision: entry.revision, daemonID: id, offset: 0)
-        record.apply(changes: params["changes"]?.objectValue, splices: params["splices"]?.objectValue,
-                     revision: params["revision"]?.intValue ?? entry.revision)
-        states[id] = Entry(type: entry.type, state: record.state, revision: record.revision)
-        adopt(params["children"])
-        for detached in params["detached"]?.arrayValue ?? [] {
-            if let child = detached.intValue { states[child] = nil }
-        }
+        mirror.receive(message)
+        highestID = max(highestID, mirror.sessions.keys.max() ?? 0)
     }
 }

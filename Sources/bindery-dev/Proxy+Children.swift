@@ -4,7 +4,8 @@ import JSONRPC
 /// (in `children`) and closed by it (in `detached`), shown in its parent's value as
 /// `{"session": id}`. Their ids are put in the client's terms wherever they appear, and each gets
 /// a ``SessionRecord`` like a session the client opened, so that requests, `didChange`s and a
-/// reload find it. Main actor, like all of ``Proxy``.
+/// reload find it (what the client was told of it is the mirror's, like any session's). Main
+/// actor, like all of ``Proxy``.
 extension Proxy {
     /// The schema of a session's type in the daemon serving the client.
     func schema(of type: String) -> Schema? { daemon?.schema(of: type) }
@@ -15,52 +16,39 @@ extension Proxy {
     }
 
     /// A message's `children` (`{"<daemon id>": {type, revision, state}}`) in the client's terms,
-    /// each child recorded as a session (or, one already known, its record brought up to date:
-    /// `session/state` lists every child again). `parent` is the session the message is about.
-    func adopt(_ children: JSONValue?, under parent: Int) -> JSONObject? {
+    /// each child recorded as a session (one already known keeps its record: `session/state`
+    /// lists every child again). The mirror takes them from the message as the client gets it.
+    func adopt(_ children: JSONValue?) -> JSONObject? {
         guard let children = children?.objectValue else { return nil }
         var adopted = JSONObject()
-        var touched = [parent]
         for entry in children.members {
             guard let daemonID = Int(entry.key), let id = clientSessionID(daemonID),
                   case .object(var child) = entry.value else { continue }
             let type = child["type"]?.stringValue ?? ""
-            let state = clientState(child["state"]?.objectValue ?? JSONObject(), type: type)
             var revision = child["revision"]?.intValue ?? 0
-            if var record = sessions[id] {
+            if let record = sessions[id] {
                 revision += record.offset
-                record.state = state
-                record.revision = revision
-                sessions[id] = record
             } else {
-                sessions[id] = SessionRecord(id: id, type: type, key: nil, args: nil, observe: nil, state: state,
-                                             revision: revision, daemonID: daemonID, offset: 0)
+                sessions[id] = SessionRecord(id: id, type: type, key: nil, args: nil, observe: nil, daemonID: daemonID, offset: 0)
                 byDaemonID[daemonID] = id
                 nextSessionID = max(nextSessionID, id + 1)
             }
-            touched.append(id)
-            child["state"] = .object(state)
+            child["state"] = .object(clientState(child["state"]?.objectValue ?? JSONObject(), type: type))
             child["revision"] = .int(revision)
             adopted.append(String(id), .object(child))
-        }
-        // A child's parent is the session whose value shows it (the list is flat: grandchildren too).
-        for id in touched {
-            guard let record = sessions[id] else { continue }
-            for child in ChildReferences.ids(in: record.state, schema: schema(of: record.type)) where child != id {
-                sessions[child]?.parent = id
-            }
         }
         return adopted
     }
 
-    /// A message's `detached` (daemon ids) in the client's terms; their sessions, and every
-    /// session under them, are forgotten.
-    func detach(_ detached: JSONValue?) -> [JSONValue]? {
-        guard let ids = detached?.arrayValue else { return nil }
-        return ids.map { value in
-            guard let daemonID = value.intValue, let id = clientSessionID(daemonID) else { return value }
-            forget(id)
-            return .int(id)
+    /// Notes, once the mirror holds them, the parent of every child that `parent`'s and
+    /// `children`'s states show: the session whose value shows it (`children` is flat:
+    /// grandchildren too).
+    func linkChildren(of parent: Int, _ children: JSONObject?) {
+        for id in [parent] + (children?.keys.compactMap { Int($0) } ?? []) {
+            guard let record = sessions[id], let state = mirror.sessions[id]?.state else { continue }
+            for child in ChildReferences.ids(in: state, schema: schema(of: record.type)) where child != id {
+                sessions[child]?.parent = id
+            }
         }
     }
 
@@ -71,7 +59,7 @@ extension Proxy {
         guard let schema = schemas.schema(of: record.type) else { return JSONObject() }
         let writable = Set(schema.writable)
         var fields = JSONObject()
-        for member in record.state.members {
+        for member in mirror.sessions[record.id]?.state.members ?? [] {
             if writable.contains(member.key) {
                 fields.append(member.key, member.value)
             } else if schema.childMembers[member.key] != nil {
@@ -90,6 +78,7 @@ extension Proxy {
 
     /// Forgets a session and every child under it (closed, detached, or gone in a reload).
     func forget(_ id: Int) {
+        mirror.drop(id)
         guard let record = sessions.removeValue(forKey: id) else { return }
         if byDaemonID[record.daemonID] == id { byDaemonID[record.daemonID] = nil }
         for child in sessions.values.filter({ $0.parent == id }).map(\.id) { forget(child) }

@@ -124,6 +124,10 @@ extension Proxy {
         if method == "initialize" { initializeParams = params ?? .object([:]) }
         let daemonID = daemon.takeID()
         pending[daemonID] = Pending(clientID: id, method: method, session: session, params: params?.objectValue, batch: batch)
+        if method == "setField", let session, let field = params?["field"]?.stringValue, let value = params?["value"] {
+            // A write of text (`text`, not `value`) is not noted: the value it makes is the daemon's to say.
+            mirror.wrote(id: .int(daemonID), session: session, field: field, value: value)
+        }
         if let id { forwardedIDs[id] = daemonID }
         var message = JSONObject()
         message.append("jsonrpc", "2.0")

@@ -1,8 +1,9 @@
+import BinderyMirror
 import JSONRPC
 
 /// What the daemon sends, on its way to the client: responses and `didChange`s put back in the
-/// client's terms (its ids, session ids and revisions), and every session's fold kept current
-/// from them. Main actor, like all of ``Proxy``.
+/// client's terms (its ids, session ids and revisions), and folded into ``Proxy/mirror``.
+/// Main actor, like all of ``Proxy``.
 extension Proxy {
     /// A message a daemon wrote.
     func daemonSent(_ daemon: Daemon, _ value: JSONValue) {
@@ -36,13 +37,15 @@ extension Proxy {
     /// The daemon answered the forwarded request `daemonID`.
     private func respond(_ daemonID: Int, _ response: JSONObject) {
         guard let request = pending[daemonID] else { return }
-        finish(daemonID, with: clientResponse(to: request, response))
+        finish(daemonID, with: clientResponse(to: request, daemonID: daemonID, response))
     }
 
     /// Sends the client's answer to the forwarded request `daemonID` (alone, or in its batch).
     func finish(_ daemonID: Int, with response: JSONValue) {
         guard let request = pending.removeValue(forKey: daemonID) else { return }
         if let id = request.clientID, forwardedIDs[id] == daemonID { forwardedIDs[id] = nil }
+        // A write answered with an error (here by bindery-dev, or by the daemon) changed nothing.
+        mirror.answered(.int(daemonID), failed: true, revision: nil)
         if let token = request.batch, var reply = batches[token] {
             reply.fill(daemonID, response)
             if reply.isComplete {
@@ -60,8 +63,8 @@ extension Proxy {
         }
     }
 
-    /// The daemon's response in the client's terms, the fold updated with what it says.
-    private func clientResponse(to request: Pending, _ response: JSONObject) -> JSONValue {
+    /// The daemon's response in the client's terms, the mirror updated with what it says.
+    private func clientResponse(to request: Pending, daemonID: Int, _ response: JSONObject) -> JSONValue {
         if request.cancelledByReload, response["error"]?["code"] == .int(-32800) {
             return OutgoingMessage.response(id: request.clientID, error: Self.reloadCancellation)
         }
@@ -82,7 +85,7 @@ extension Proxy {
         var result = response["result"] ?? .null
         if request.method == "session/open" {
             result = opened(result, request.params)
-        } else if let id = request.session, var record = sessions[id] {
+        } else if let id = request.session, let record = sessions[id] {
             if request.method == "session/close" {
                 forget(id)
             } else {
@@ -92,32 +95,32 @@ extension Proxy {
                 if let state = result["state"]?.objectValue {
                     result = result.setting("state", .object(clientState(state, type: record.type)))
                 }
-                foldResult(result, of: request, into: &record)
-                sessions[id] = record
-                if let children = adopt(result["children"], under: id) { result = result.setting("children", .object(children)) }
+                let children = adopt(result["children"])
+                if let children { result = result.setting("children", .object(children)) }
+                fold(result, of: request, daemonID: daemonID, session: id)
+                if let children { mirror.take(children: children) }
+                linkChildren(of: id, children)
             }
         }
         message.append("result", result)
         return .object(message)
     }
 
-    /// What a result tells about the client's state of a session.
-    private func foldResult(_ result: JSONValue, of request: Pending, into record: inout SessionRecord) {
+    /// What a result (in the client's terms) tells the client of a session.
+    private func fold(_ result: JSONValue, of request: Pending, daemonID: Int, session id: Int) {
         switch request.method {
         case "session/state", "session/observe":
-            if let state = result["state"]?.objectValue { record.state = state }
-            if let revision = result["revision"]?.intValue { record.revision = revision }
+            guard let type = sessions[id]?.type else { return }
+            var told = Mirror.Session(result.setting("type", .string(type)))
             if request.method == "session/observe", let names = request.params?["properties"]?.arrayValue {
-                record.observe = names.compactMap(\.stringValue)
+                let observe = names.compactMap(\.stringValue)
+                sessions[id]?.observe = observe
                 // Members no longer observed are no longer the client's.
-                record.state = record.state.filtering(record.observe!)
+                told.state = told.state.filtering(observe)
             }
+            mirror.take(id, told)
         case "setField":
-            // No echo: the client holds what it wrote unless a didChange said the model stored another value.
-            if !request.echoed, let field = request.params?["field"]?.stringValue, let value = request.params?["value"],
-               record.observe?.contains(field) ?? true, record.state[field] != nil {
-                record.state[field] = value
-            }
+            mirror.answered(.int(daemonID), failed: false, revision: result["revision"]?.intValue)
         default:
             break
         }
@@ -128,48 +131,36 @@ extension Proxy {
     private func opened(_ result: JSONValue, _ params: JSONObject?) -> JSONValue {
         guard let daemonID = result["session"]?.intValue, let params, let type = params["type"]?.stringValue else { return result }
         let state = clientState(result["state"]?.objectValue ?? JSONObject(), type: type)
-        let revision = result["revision"]?.intValue ?? 0
         var result = result.setting("state", .object(state))
         let id: Int
-        if let known = byDaemonID[daemonID], var record = sessions[known] {
+        if let known = byDaemonID[daemonID], let record = sessions[known] {
             id = known
-            record.state = state
-            record.revision = revision + record.offset
-            sessions[id] = record
-            result = result.setting("revision", .int(record.revision))
+            result = result.setting("revision", .int((result["revision"]?.intValue ?? 0) + record.offset))
         } else {
             guard let new = clientSessionID(daemonID) else { return result }
             id = new
             nextSessionID = max(nextSessionID, id + 1)
             let observe = params["observe"]?.arrayValue?.compactMap(\.stringValue)
             sessions[id] = SessionRecord(id: id, type: type, key: params["key"]?.stringValue, args: params["args"],
-                                         observe: observe, state: state, revision: revision, daemonID: daemonID, offset: 0)
+                                         observe: observe, daemonID: daemonID, offset: 0)
             byDaemonID[daemonID] = id
         }
-        if let children = adopt(result["children"], under: id) { result = result.setting("children", .object(children)) }
+        mirror.take(id, Mirror.Session(result.setting("type", .string(type))))
+        if let children = adopt(result["children"]) {
+            result = result.setting("children", .object(children))
+            mirror.take(children: children)
+            linkChildren(of: id, children)
+        }
         return result.setting("session", .int(id))
     }
 
     /// A daemon's `didChange` in the client's terms, folded; nil for a session the client does not know.
     private func didChange(_ params: JSONObject) -> JSONValue? {
         guard let daemonSession = params["session"]?.intValue, let id = byDaemonID[daemonSession],
-              var record = sessions[id] else { return nil }
+              let record = sessions[id] else { return nil }
         var params = params
-        let revision = (params["revision"]?.intValue ?? 0) + record.offset
         params["session"] = .int(id)
-        params["revision"] = .int(revision)
-        if let cause = params["cause"]?.intValue {
-            if var request = pending[cause] {
-                params["cause"] = request.clientID?.json ?? .null
-                if request.method == "setField", let field = request.params?["field"]?.stringValue,
-                   params["changes"]?[field] != nil {
-                    request.echoed = true
-                    pending[cause] = request
-                }
-            } else {
-                params["cause"] = nil
-            }
-        }
+        params["revision"] = .int((params["revision"]?.intValue ?? 0) + record.offset)
         let schema = schema(of: record.type)
         if let changes = params["changes"]?.objectValue {
             params["changes"] = .object(ChildReferences.mapping(state: changes, schema: schema, clientSessionID))
@@ -177,10 +168,20 @@ extension Proxy {
         if let splices = params["splices"]?.objectValue {
             params["splices"] = .object(ChildReferences.mapping(splices: splices, schema: schema, clientSessionID))
         }
-        record.apply(changes: params["changes"]?.objectValue, splices: params["splices"]?.objectValue, revision: revision)
-        sessions[id] = record
-        if let children = adopt(params["children"], under: id) { params["children"] = .object(children) }
-        if let detached = detach(params["detached"]) { params["detached"] = .array(detached) }
+        let children = adopt(params["children"])
+        if let children { params["children"] = .object(children) }
+        if let detached = params["detached"]?.arrayValue {
+            params["detached"] = .array(detached.map { $0.intValue.flatMap(clientSessionID).map(JSONValue.int) ?? $0 })
+        }
+        // The mirror's pending writes go by the ids they were forwarded with, as the daemon's cause does.
+        mirror.didChange(params)
+        linkChildren(of: id, children)
+        for detached in params["detached"]?.arrayValue ?? [] {
+            if let child = detached.intValue { forget(child) }
+        }
+        if let cause = params["cause"]?.intValue {
+            params["cause"] = pending[cause].map { $0.clientID?.json ?? .null }
+        }
         return notification("didChange", params)
     }
 }

@@ -1,3 +1,4 @@
+import BinderyMirror
 import Dispatch
 import Glibc
 import JSONRPC
@@ -8,8 +9,8 @@ import JSONRPC
 /// The client sees session ids of bindery-dev's own (counted from 1, never reused) and revisions
 /// that go on across reloads; each daemon sees its own. Requests are forwarded under ids of
 /// bindery-dev's own (``Daemon/takeID()``), so its own requests to a daemon never collide with the
-/// client's. Meanwhile it folds every session's state as the client holds it (``SessionRecord``),
-/// which is what a reload needs to tell the client what changed.
+/// client's. Meanwhile it keeps what the client was told of every session, folded by the client
+/// mirror's rules (``mirror``), which is what a reload needs to tell the client what changed.
 ///
 /// Threads: all of it is the main actor's; readers hand messages over in order. This file holds
 /// the state and the daemon's life; `Proxy+FromClient.swift` and `Proxy+FromDaemon.swift` the two
@@ -26,7 +27,11 @@ final class Proxy {
     /// answered with this until a build succeeds.
     var noDaemonReason: String?
 
+    /// The sessions the client holds, by its ids: what each was opened with and where it lives.
     var sessions: [Int: SessionRecord] = [:]
+    /// What the client was told of each session, in its terms (ids, revisions), children included;
+    /// its pending writes are the `setField`s forwarded, under the ids they were forwarded with.
+    var mirror = Mirror()
     var byDaemonID: [Int: Int] = [:]
     /// One more than the largest session id the client has been given.
     var nextSessionID = 1
@@ -45,8 +50,6 @@ final class Proxy {
         var session: Int?
         var params: JSONObject?
         var batch: Int?
-        /// For `setField`: a `didChange` it caused carried the field (the daemon stored another value).
-        var echoed = false
         /// Cancelled by bindery-dev because the daemon is being replaced.
         var cancelledByReload = false
     }
@@ -85,6 +88,7 @@ final class Proxy {
             self.sessions[record.id] = record
             byDaemonID[record.daemonID] = record.id
         }
+        for id in mirror.sessions.keys where self.sessions[id] == nil { mirror.drop(id) }
         firstNewDaemonID = max(sessions.map(\.daemonID).max() ?? 0, highestDaemonID) + 1
         delta = nextSessionID - firstNewDaemonID
         orphanedFrom = nil

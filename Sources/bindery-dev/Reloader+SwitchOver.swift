@@ -1,3 +1,4 @@
+import BinderyMirror
 import JSONRPC
 
 /// The last step of a reload: the client is told what differs in each moved session, and the new
@@ -29,17 +30,17 @@ extension Reloader {
         while index < walk.count {
             let daemonID = walk[index]
             index += 1
-            guard let entry = tracker.states[daemonID] else { continue }
+            guard let entry = tracker.mirror.sessions[daemonID] else { continue }
             let schema = daemon.schema(of: entry.type)
             for child in ChildReferences.ids(in: entry.state, schema: schema) where newParent[child] == nil && mapping[child] == nil {
                 newParent[child] = daemonID
                 walk.append(child)
             }
-            guard let clientID = mapping[daemonID], let record = proxy.sessions[clientID] else { continue }
-            for (clientChild, daemonChild) in ChildReferences.pairs(record.state, entry.state, schema: schema)
+            guard let clientID = mapping[daemonID], let told = proxy.mirror.sessions[clientID] else { continue }
+            for (clientChild, daemonChild) in ChildReferences.pairs(told.state, entry.state, schema: schema)
             where mapping[daemonChild] == nil && !kept.contains(clientChild)
                 && proxy.sessions[clientChild]?.parent == clientID
-                && proxy.sessions[clientChild]?.type == tracker.states[daemonChild]?.type {
+                && proxy.sessions[clientChild]?.type == tracker.mirror.sessions[daemonChild]?.type {
                 mapping[daemonChild] = clientChild
                 kept.insert(clientChild)
                 pairs.append((clientChild, daemonChild))
@@ -52,20 +53,22 @@ extension Reloader {
             mapping[daemonID] = proxy.nextSessionID
             proxy.nextSessionID += 1
         }
-        func clientState(_ entry: MigrationTracker.Entry) -> JSONObject {
+        func clientState(_ entry: Mirror.Session) -> JSONObject {
             ChildReferences.mapping(state: entry.state, schema: daemon.schema(of: entry.type)) { mapping[$0] }
         }
         let paired = Set(pairs.map(\.daemon))
         for daemonID in walk where !paired.contains(daemonID) {
-            guard let entry = tracker.states[daemonID], let id = mapping[daemonID] else { continue }
+            guard let entry = tracker.mirror.sessions[daemonID], let id = mapping[daemonID] else { continue }
             var ancestor = newParent[daemonID]
             while let next = ancestor, !paired.contains(next) { ancestor = newParent[next] }
             let state = clientState(entry)
             records.append(SessionRecord(id: id, type: entry.type, parent: newParent[daemonID].flatMap { mapping[$0] }, key: nil,
-                                         args: nil, observe: nil, state: state, revision: entry.revision, daemonID: daemonID, offset: 0))
+                                         args: nil, observe: nil, daemonID: daemonID, offset: 0))
+            proxy.mirror.take(id, Mirror.Session(type: entry.type, revision: entry.revision, state: state, display: entry.display))
             if let ancestor, let ancestorID = mapping[ancestor] {
-                newChildren[ancestorID, default: JSONObject()].append(String(id), [
-                    "type": .string(entry.type), "revision": .int(entry.revision), "state": .object(state)])
+                var child: JSONObject = ["type": .string(entry.type), "revision": .int(entry.revision), "state": .object(state)]
+                if let display = entry.display { child.append("display", .object(display)) }
+                newChildren[ancestorID, default: JSONObject()].append(String(id), .object(child))
             }
         }
         // The client's children the new tree does not show: the topmost detached from their parent.
@@ -84,20 +87,24 @@ extension Reloader {
         for (clientID, daemonID) in pairs.sorted(by: { $0.client < $1.client }) {
             // As the client holds it now: a didChange the old daemon sent while the sessions moved
             // has been folded since the migration began.
-            guard var record = proxy.sessions[clientID] else { continue }
-            let entry = tracker.states[daemonID] ?? .init(type: record.type, state: JSONObject(), revision: 0)
+            guard var record = proxy.sessions[clientID], var told = proxy.mirror.sessions[clientID] else { continue }
+            let entry = tracker.mirror.sessions[daemonID] ?? Mirror.Session(type: record.type, revision: 0, state: JSONObject())
             let state = clientState(entry)
-            var params: JSONObject = ["session": .int(clientID), "revision": .int(record.revision + 1),
-                                      "changes": .object(record.differences(to: state))]
+            let changes = differences(from: told.state, to: state)
+            var params: JSONObject = ["session": .int(clientID), "revision": .int(told.revision + 1), "changes": .object(changes)]
             if let children = newChildren[clientID] { params.append("children", .object(children)) }
             if let ids = detached[clientID] { params.append("detached", .array(ids)) }
-            if params["changes"]?.objectValue?.isEmpty == false || params["children"] != nil || params["detached"] != nil {
-                record.revision += 1
+            // With the display capability, the text of each member told, as the daemon's own didChanges.
+            if let display = entry.display { params.append("display", .object(display.filtering(changes.keys))) }
+            if !changes.isEmpty || params["children"] != nil || params["detached"] != nil {
+                told.revision += 1
                 proxy.client.send(notification("didChange", params))
             }
-            record.state = state
+            // From now on the client's state is the new one whole: a member the new type dropped is gone.
+            proxy.mirror.take(clientID, Mirror.Session(type: told.type, revision: told.revision, state: state,
+                                                       display: entry.display ?? told.display))
             record.daemonID = daemonID
-            record.offset = record.revision - entry.revision
+            record.offset = told.revision - entry.revision
             if let observe = record.observe, let schema = daemon.schemas[record.type] {
                 record.observe = observe.filter(schema.members.contains)
             }
@@ -110,4 +117,14 @@ extension Reloader {
         proxy.install(daemon, sessions: records, highestDaemonID: tracker.highestID)
         return gone
     }
+}
+
+/// The members of `new` whose value `old` does not hold, in `new`'s order: what a reload tells.
+private func differences(from old: JSONObject, to new: JSONObject) -> JSONObject {
+    var changes = JSONObject()
+    for member in new.members {
+        if let held = old[member.key], held.isSameValue(as: member.value) { continue }
+        changes.append(member.key, member.value)
+    }
+    return changes
 }

@@ -71,6 +71,8 @@ def test_the_rows_soak_holds_through_bindery_dev(tmp_path):
 def dev():
     fixture()
     client = DevClient()
+    # With display text (as the editors ask): a reload's didChanges carry it like the daemon's own.
+    client.result("initialize", {"capabilities": {"display": True}})
     yield client
     client.close()
 
@@ -106,9 +108,9 @@ def test_a_reload_keeps_the_tree(dev):
     # does not make (it was added by a command) detached from its tab and closed.
     params, before = reload(dev, TABBED.read_text().replace('"\\(title): \\(count)"', '"\\(title) = \\(count)"'))
     told = changes(before)
-    assert told[cups] == {"session": cups, "revision": 2, "changes": {"summary": "Mugs = 0"}}
-    assert told[counters] == {"session": counters, "revision": revision + 1,
-                              "changes": {"rows": [{"session": cups}], "total": 0}, "detached": [extra]}
+    assert told[cups] == {"session": cups, "revision": 2, "changes": {"summary": "Mugs = 0"}, "display": {}}
+    assert told[counters] == {"session": counters, "revision": revision + 1, "changes": {"rows": [{"session": cups}], "total": 0},
+                              "display": {"total": "0"}, "detached": [extra]}
     assert profile not in told and root not in told
     closed = [m["params"] for m in before if m.get("method") == "session/closed"]
     assert [(c["session"], c["type"]) for c in closed] == [(extra, "CounterRowViewModel")]
@@ -124,7 +126,7 @@ def test_a_reload_keeps_the_tree(dev):
     assert new > extra
     response, before = dev.call("invoke", {"session": new, "command": "increment"})
     assert changes(before)[new] == {"session": new, "revision": 1, "changes": {"count": 1, "summary": "Counter 2 = 1"},
-                                    "cause": response["id"]}
+                                    "display": {"count": "1"}, "cause": response["id"]}
     response, before = dev.call("invoke", {"session": root, "command": "showDetail", "args": 1})
     detail = changes(before)[root]["changes"]["detail"]["session"]
     assert detail not in (cups, new)
