@@ -3,6 +3,7 @@
 -- that owns the session and tells the forms when the daemon dies.
 local discovery = require('bindery.discovery')
 local log = require('bindery.log')
+local mirror = require('bindery.mirror')
 local rpc = require('bindery.rpc')
 
 local M = {
@@ -63,6 +64,7 @@ function M.ensure()
     on_exit = function(code, signal) exited(conn, code, signal) end,
   })
   if not conn then return nil, why end
+  conn.mirror = mirror.new() -- what the daemon told this connection (lua/bindery/mirror.lua)
   log.note(('started %s (pid %d)'):format(table.concat(argv, ' '), conn.pid))
   M.conn = conn
   -- bindery-dev (the developer loop) builds the package before it answers: the first build of a

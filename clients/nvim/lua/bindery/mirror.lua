@@ -25,18 +25,19 @@ local function is_list(v)
 end
 
 -- The list `splice` ({ops, length}) makes of `list`, each op on the result of
--- the one before; or nil and why when it does not fit. A long insert is
+-- the one before; or nil and why when it does not fit (words that follow
+-- "the splices of <member>"). A long insert is
 -- copied element by element, never spread into a call's arguments.
 function M.splice(list, splice)
-  if not is_list(list) then return nil, 'a value that is not a list' end
+  if not is_list(list) then return nil, 'do not apply to a value that is not a list' end
   local ops = type(splice) == 'table' and splice.ops
-  if not is_list(ops) then return nil, 'no ops' end
+  if not is_list(ops) then return nil, 'have no ops' end
   local result = list
   for _, op in ipairs(ops) do
     local at, delete, insert = op.at, op.delete or 0, op.insert or {}
     if type(at) ~= 'number' or type(delete) ~= 'number' or not is_list(insert)
       or at < 0 or delete < 0 or at + delete > #result then
-      return nil, ('its %d elements'):format(#list)
+      return nil, ('do not apply to its %d elements'):format(#list)
     end
     local spliced = {}
     for i = 1, at do spliced[i] = result[i] end
@@ -50,7 +51,7 @@ function M.splice(list, splice)
     result = spliced
   end
   if #result ~= splice.length then
-    return nil, ('%d elements, the daemon says %s'):format(#result, tostring(splice.length))
+    return nil, ('leave %d elements, the daemon says %s'):format(#result, tostring(splice.length))
   end
   return result
 end
@@ -81,6 +82,16 @@ function Mirror:hold(id, entry)
   refill(record.display, entry.display)
   self.resync[id] = nil
   return record
+end
+
+-- Holds each entry of a `children` object ({"<id>": {type, revision, state,
+-- display}}); returns id -> record.
+function Mirror:hold_children(children)
+  local records = {}
+  for child, entry in pairs(type(children) == 'table' and children or {}) do
+    if type(entry) == 'table' then records[tonumber(child)] = self:hold(child, entry) end
+  end
+  return records
 end
 
 -- Forgets a session (closed, detached, its form gone).
@@ -152,19 +163,17 @@ function Mirror:did_change(params)
     -- A splice of a field this client's write caused applies to the value written.
     local own = writer ~= nil and writer.field == name and writer.value ~= nil
     local base = own and writer.value or record.state[name]
-    local list, why = nil, 'a member not held'
+    local list, why = nil, 'do not apply to a member not held'
     if base ~= nil then list, why = M.splice(base, splice) end
     if not list then
-      return out_of_step(self, id, fold, ('the splices of %s do not apply to %s'):format(name, why))
+      return out_of_step(self, id, fold, ('the splices of %s %s'):format(name, why))
     end
     record.state[name] = list
     fold.spliced[name] = splice.ops
     if writer and writer.field == name then writer.told = true end
   end
   for name, text in pairs(display) do record.display[name] = text end
-  for child, entry in pairs(type(params.children) == 'table' and params.children or {}) do
-    if type(entry) == 'table' then fold.children[tonumber(child)] = self:hold(child, entry) end
-  end
+  fold.children = self:hold_children(params.children)
   for _, child in ipairs(type(params.detached) == 'table' and params.detached or {}) do
     self:drop(child)
     fold.detached[#fold.detached + 1] = tonumber(child)
