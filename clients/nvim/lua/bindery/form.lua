@@ -78,10 +78,11 @@ local function session_form(conn, schema, session, record)
   return self
 end
 
--- result: session/open's {session, revision, state, children}.
-function M.new(conn, schema, result, key)
+-- result: session/open's {session, revision, state, children}; key and
+-- args as opened (a keyed form is reopened after a shared daemon died).
+function M.new(conn, schema, result, key, args)
   local self = session_form(conn, schema, result.session, conn.mirror:hold(result.session, result))
-  self.key = key
+  self.key, self.args = key, args
   self.root = self
   self.children = {}    -- session id -> child Form, every descendant
   self.child_schemas = collect(schema)
@@ -248,9 +249,10 @@ function Form:resync()
   end)
 end
 
--- The daemon went away: say so, keep the last values, allow no edits.
+-- The daemon went away: say so (or say it again, differently: reconnecting),
+-- keep the last values, allow no edits.
 function Form:die(why)
-  if self.closed or self.dead then return end
+  if self.closed then return end
   self.dead = why
   if self.root ~= self then -- drawn (dead) by its root
     edit.stop_timers(self)
@@ -263,6 +265,27 @@ function Form:die(why)
   view.render(self, true)
   api.nvim_buf_clear_namespace(self.buf, view.spin_ns, 0, -1)
   view.stop_spinner(self)
+end
+
+-- The keyed session reopened on a new connection (reconnect.lua): the form,
+-- in the same buffer, takes its new id, revision, state and children, and
+-- works again.
+function Form:reattach(conn, result)
+  for _, child in pairs(self.children) do child:forget() end
+  self.conn, self.session, self.dead = conn, result.session, nil
+  local record = conn.mirror:hold(result.session, result)
+  self.record, self.state, self.display = record, record.state, record.display
+  self.errors, self.stale, self.write_id, self.splices, self.history = {}, {}, {}, {}, {}
+  self.writing = 0
+  for name, field in pairs(self.fields) do
+    if field.writable then
+      self.text[name] = text.editable(self, field)
+      self.sent[name] = self.text[name]
+    end
+  end
+  daemon.sessions[self.session] = self
+  self:adopt(conn.mirror:hold_children(result.children))
+  view.render(self, true)
 end
 
 -- Ends the session (the buffer is being wiped, or :BinderyClose).
