@@ -119,7 +119,8 @@ function M.activate(form)
   if not field.writable then
     ui.warn(field.label .. ' is read-only')
   elseif field.type == 'boolean' then
-    edit.set(form, field.name, form.state[field.name] == true and '[ ]' or '[x]')
+    -- What the box shows: the last value written while a write of it is unanswered.
+    edit.set(form, field.name, form.conn.mirror:shown(form.session, field.name) == true and '[ ]' or '[x]')
   elseif field.type == 'enum' then
     local items = vim.list_extend({}, field.cases or {})
     if field.nullable then items[#items + 1] = '' end -- empty text sends null

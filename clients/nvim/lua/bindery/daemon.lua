@@ -3,6 +3,7 @@
 -- that owns the session and tells the forms when the daemon dies.
 local discovery = require('bindery.discovery')
 local log = require('bindery.log')
+local mirror = require('bindery.mirror')
 local rpc = require('bindery.rpc')
 
 local M = {
@@ -28,11 +29,17 @@ local function exited(conn, code, signal)
     if code ~= 0 and said then why = why .. ': ' .. said end
   end
   log.note(why)
+  local forms = {}
   for session, form in pairs(M.sessions) do
     if form.conn == conn then
       M.sessions[session] = nil
-      form:die(why .. '; :BinderyOpen starts a new one')
+      if form.root == form then forms[#forms + 1] = form end -- its children die with it
     end
+  end
+  if conn.shared and not conn.stopping then
+    require('bindery.reconnect').lost(why, forms)
+  else
+    for _, form in ipairs(forms) do form:die(why .. '; :BinderyOpen starts a new one') end
   end
 end
 
@@ -63,6 +70,11 @@ function M.ensure()
     on_exit = function(code, signal) exited(conn, code, signal) end,
   })
   if not conn then return nil, why end
+  conn.mirror = mirror.new() -- what the daemon told this connection (lua/bindery/mirror.lua)
+  -- A shared daemon, reached through the forwarder: should it die, the forms reconnect (reconnect.lua).
+  for _, arg in ipairs(argv) do
+    if arg == '--remote' or vim.startswith(arg, '--remote=') then conn.shared = true end
+  end
   log.note(('started %s (pid %d)'):format(table.concat(argv, ' '), conn.pid))
   M.conn = conn
   -- bindery-dev (the developer loop) builds the package before it answers: the first build of a
@@ -102,6 +114,7 @@ end
 
 -- Shuts the daemon down (VimLeavePre, tests). Its forms say it stopped.
 function M.stop()
+  require('bindery.reconnect').cancel()
   local conn = M.conn
   if not conn then return end
   conn.stopping = true

@@ -124,21 +124,31 @@ function M.send(form, name)
     local field = form.fields[name]
     form.sent[name] = text
     local params = text_of.params(field, text)
-    -- No echo comes for a value stored as written: a checkbox's value is known, and so is a
-    -- plain string's (the text itself, protocol.md "Display and text"); others are the daemon's.
-    if params.value ~= nil then form.state[name] = params.value end
+    -- The value written, when it is known: a checkbox's, and a plain string's (the text itself,
+    -- protocol.md "Display and text"); other text is the daemon's to read.
+    local value = params.value
     if params.text and field.type == 'string' and not field.format then
-      form.state[name] = (params.text == '' and field.nullable) and vim.NIL or params.text
+      value = (params.text == '' and field.nullable) and vim.NIL or params.text
     end
     params.session, params.field = form.session, name
-    local id
+    local conn, id = form.conn, nil
     form.writing = form.writing + 1
-    id = form.conn:request('setField', params, function(err)
+    id = conn:request('setField', params, function(err, result)
       form.writing = form.writing - 1
-      if form.closed or form.dead or form.write_id[name] ~= id then return end
+      local write = conn.mirror:answered(id, err, result)
+      if form.closed or form.dead or conn ~= form.conn then return end
+      if write and write.out_of_step then form:resync() end
+      if form.write_id[name] ~= id then return end
       form.errors[name] = err and text_of.refusal(err) or nil
+      -- The model stored something other than what was written: the line shows it, once no
+      -- later write of the field waits for its answer (protocol.md, "Client mirror").
+      if not err and write and write.told and not conn.mirror:writing(form.session, name) then
+        M.remote(form, name, form.state[name])
+        view().render(form)
+      end
       view().decorate(form)
     end)
+    conn.mirror:sent(id, form.session, name, value)
     form.write_id[name] = id
     view().decorate(form)
   end

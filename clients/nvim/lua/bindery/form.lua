@@ -3,7 +3,6 @@
 local actions = require('bindery.actions')
 local daemon = require('bindery.daemon')
 local edit = require('bindery.edit')
-local json = require('bindery.json')
 local log = require('bindery.log')
 local text = require('bindery.text')
 local view = require('bindery.view')
@@ -45,14 +44,17 @@ local function collect(schema, found)
   return found
 end
 
--- One session's part of a form: its schema, state and what was typed. The
--- root (the session opened) owns the buffer; its child sessions are drawn
--- in that buffer too, each a Form of its own (root = the buffer's form).
-local function session_form(conn, schema, session, revision, state, display)
+-- One session's part of a form: its schema, its record in the connection's
+-- mirror (type, revision, state, display: lua/bindery/mirror.lua) and what
+-- was typed. The root (the session opened) owns the buffer; its child
+-- sessions are drawn in that buffer too, each a Form of its own (root = the
+-- buffer's form).
+local function session_form(conn, schema, session, record)
   local self = setmetatable({
-    conn = conn, schema = schema, type = schema.type,
-    session = session, revision = revision or 0, state = state or {},
-    display = display or {}, -- member -> the daemon's text for its value
+    conn = conn, schema = schema, type = schema.type, session = session,
+    record = record,
+    state = record.state,     -- member -> value, the mirror's (changed in place)
+    display = record.display, -- member -> the daemon's text for its value
     fields = {},     -- name -> field schema
     text = {},       -- writable field -> text shown (the buffer's, once typed)
     sent = {},       -- writable field -> text last sent or received
@@ -76,16 +78,17 @@ local function session_form(conn, schema, session, revision, state, display)
   return self
 end
 
--- result: session/open's {session, revision, state, children}.
-function M.new(conn, schema, result, key)
-  local self = session_form(conn, schema, result.session, result.revision, result.state, result.display)
-  self.key = key
+-- result: session/open's {session, revision, state, children}; key and
+-- args as opened (a keyed form is reopened after a shared daemon died).
+function M.new(conn, schema, result, key, args)
+  local self = session_form(conn, schema, result.session, conn.mirror:hold(result.session, result))
+  self.key, self.args = key, args
   self.root = self
   self.children = {}    -- session id -> child Form, every descendant
   self.child_schemas = collect(schema)
   self.damaged, self.spin = {}, 0
   daemon.sessions[self.session] = self
-  self:adopt(result.children)
+  self:adopt(conn.mirror:hold_children(result.children))
 
   local buf = api.nvim_create_buf(true, true)
   self.buf = buf
@@ -123,45 +126,37 @@ function M.new(conn, schema, result, key)
   return self
 end
 
--- A didChange for this session.
+-- A didChange for this session, folded by the mirror, then drawn.
 function Form:apply(params)
   if self.closed or self.dead or self.root.closed then return end
-  local revision = tonumber(params.revision)
-  if revision and revision <= self.revision then return end
-  local gap = revision and revision ~= self.revision + 1
-  self.revision = revision or self.revision
+  local fold = self.conn.mirror:did_change(params)
+  if not fold then return end -- out of step: waiting for session/state
   local cause = type(params.cause) == 'number' and params.cause or nil
   if cause and self.history[cause] ~= nil then self.history[cause] = true end
-  for name, value in pairs(params.changes or {}) do
-    -- A change caused before our latest write of the field is outdated by it.
-    local superseded = cause and self.write_id[name] and cause < self.write_id[name]
-    if not superseded then self:take(name, value, params.display) end
+  if fold.out_of_step then
+    log.note(('session %d: %s; resynchronising'):format(self.session, fold.why))
+    return self:resync()
   end
-  for name, splice in pairs(params.splices or {}) do
-    if not self:splice(name, splice) then gap = true end
-  end
-  self:adopt(params.children)
-  self:detach(params.detached)
-  if gap then self:resync() end
+  for name in pairs(fold.changed) do self:took(name) end
+  for name, ops in pairs(fold.spliced) do self:spliced(name, ops) end
+  self:adopt(fold.children)
+  self:detach(fold.detached)
   view.render(self.root)
 end
 
--- Children the daemon shows for the first time ({"<id>": {type, revision,
--- state}}), or all of them again (session/state): new ones become Forms
--- drawn in the root's buffer and told their own didChange.
-function Form:adopt(children)
-  if type(children) ~= 'table' then return end
+-- Child sessions the mirror holds anew (id -> record), from a didChange's
+-- `children` or all of them again (session/open, session/state): new ones
+-- become Forms drawn in the root's buffer and told their own didChange.
+function Form:adopt(records)
   local root = self.root
-  for key, entry in pairs(children) do
-    local id = tonumber(key)
-    local child = id and root.children[id]
-    if child and type(entry.state) == 'table' then -- a resynchronisation
-      child.revision = tonumber(entry.revision) or child.revision
-      for name, value in pairs(entry.state) do child:take(name, value, entry.display) end
-    elseif id and type(entry) == 'table' then
-      local schema = root.child_schemas[entry.type] or daemon.schemas[entry.type]
-        or { type = tostring(entry.type), fields = {}, commands = {} }
-      child = session_form(self.conn, schema, id, tonumber(entry.revision), entry.state, entry.display)
+  for id, record in pairs(records or {}) do
+    local child = root.children[id]
+    if child then -- the same record, refilled: its fields' lines follow
+      child:took_all()
+    else
+      local schema = root.child_schemas[record.type] or daemon.schemas[record.type]
+        or { type = tostring(record.type), fields = {}, commands = {} }
+      child = session_form(self.conn, schema, id, record)
       child.root = root
       root.children[id] = child
       daemon.sessions[id] = child
@@ -209,82 +204,55 @@ function Form:forget()
   edit.stop_timers(self)
   if daemon.sessions[self.session] == self then daemon.sessions[self.session] = nil end
   self.root.children[self.session] = nil
+  self.conn.mirror:drop(self.session)
 end
 
--- Applies a list member's splice ({ops, length}) to the state and queues its
--- ops for view.render, which then rewrites only the lines of the elements
--- inserted and deleted. Returns false when the splice does not fit our copy
--- of the list (the caller then asks for the whole state).
-function Form:splice(name, splice)
-  local list = self.state[name]
-  local ops = type(splice) == 'table' and splice.ops
-  if type(list) ~= 'table' or json.is_object(list) or type(ops) ~= 'table' then
-    log.note(('session %d: the splices of %s do not apply to a value that is not a list; resynchronising')
-      :format(self.session, name))
-    return false
-  end
-  local new = list
-  for _, op in ipairs(ops) do
-    local at, delete, insert = op.at, op.delete or 0, op.insert or {}
-    if type(at) ~= 'number' or type(delete) ~= 'number' or type(insert) ~= 'table'
-      or json.is_object(insert) or at < 0 or delete < 0 or at + delete > #new then
-      log.note(('session %d: the splices of %s do not apply to its %d elements; resynchronising')
-        :format(self.session, name, #list))
-      return false
-    end
-    local spliced = vim.list_slice(new, 1, at)
-    vim.list_extend(spliced, insert)
-    vim.list_extend(spliced, new, at + delete + 1)
-    new = spliced
-  end
-  if #new ~= splice.length then
-    log.note(('session %d: the splices of %s leave %d elements, the daemon says %s; resynchronising')
-      :format(self.session, name, #new, tostring(splice.length)))
-    return false
-  end
+-- A list member the mirror spliced: its ops are queued for view.render,
+-- which then rewrites only the lines of the elements inserted and deleted.
+function Form:spliced(name, ops)
   local field = self.fields[name]
-  if field and field.writable then
-    edit.remote(self, name, new) -- a one-line value: no lines to splice
-    return true
-  end
-  self.state[name] = new
+  if field and field.writable then return self:took(name) end -- a one-line value: no lines to splice
   local queued = self.splices[name] or {}
   vim.list_extend(queued, ops)
   self.splices[name] = queued
-  return true
 end
 
--- A revision was skipped (a lost message), or a splice did not fit: fetch
--- the whole state again.
+-- A member the mirror took whole (so nothing to splice). A writable field
+-- goes through edit.remote, which keeps what the person is typing; while a
+-- write of it is unanswered the line shows what was written (protocol.md,
+-- "Client mirror"), and the answer settles it (edit.send).
+function Form:took(name)
+  local field = self.fields[name]
+  self.splices[name] = nil
+  if field and field.writable and not self.conn.mirror:writing(self.session, name) then
+    edit.remote(self, name, self.state[name])
+  end
+end
+
+function Form:took_all()
+  self.splices = {}
+  for name in pairs(self.state) do self:took(name) end
+end
+
+-- A revision was skipped (a lost message), or a splice did not fit: the
+-- mirror holds the whole state again.
 function Form:resync()
-  self.conn:request('session/state', { session = self.session }, function(err, result)
-    if err or self.closed or self.dead then return end
-    self.revision = result.revision
-    for name, value in pairs(result.state) do self:take(name, value, result.display) end
-    self:adopt(result.children)
+  local conn, mirror = self.conn, self.conn.mirror
+  mirror.resync[self.session] = true -- what comes meanwhile is ignored
+  conn:request('session/state', { session = self.session }, function(err, result)
+    if err or self.closed or self.dead or conn ~= self.conn then return end
+    mirror:hold(self.session, result)
+    self:took_all()
+    self:adopt(mirror:hold_children(result.children))
     self.root:prune()
     view.render(self.root)
   end)
 end
 
--- A whole value the daemon sent for a member (so nothing to splice), with the message's
--- display: a writable field goes through edit.remote, which keeps what the person is
--- typing; anything else is stored.
-function Form:take(name, value, display)
-  local field = self.fields[name]
-  self.splices[name] = nil
-  -- The message's text for it, or none (a string, a list, a child).
-  self.display[name] = type(display) == 'table' and display[name] or nil
-  if field and field.writable then
-    edit.remote(self, name, value)
-  else
-    self.state[name] = value
-  end
-end
-
--- The daemon went away: say so, keep the last values, allow no edits.
+-- The daemon went away: say so (or say it again, differently: reconnecting),
+-- keep the last values, allow no edits.
 function Form:die(why)
-  if self.closed or self.dead then return end
+  if self.closed then return end
   self.dead = why
   if self.root ~= self then -- drawn (dead) by its root
     edit.stop_timers(self)
@@ -299,6 +267,27 @@ function Form:die(why)
   view.stop_spinner(self)
 end
 
+-- The keyed session reopened on a new connection (reconnect.lua): the form,
+-- in the same buffer, takes its new id, revision, state and children, and
+-- works again.
+function Form:reattach(conn, result)
+  for _, child in pairs(self.children) do child:forget() end
+  self.conn, self.session, self.dead = conn, result.session, nil
+  local record = conn.mirror:hold(result.session, result)
+  self.record, self.state, self.display = record, record.state, record.display
+  self.errors, self.stale, self.write_id, self.splices, self.history = {}, {}, {}, {}, {}
+  self.writing = 0
+  for name, field in pairs(self.fields) do
+    if field.writable then
+      self.text[name] = text.editable(self, field)
+      self.sent[name] = self.text[name]
+    end
+  end
+  daemon.sessions[self.session] = self
+  self:adopt(conn.mirror:hold_children(result.children))
+  view.render(self, true)
+end
+
 -- Ends the session (the buffer is being wiped, or :BinderyClose).
 function Form:close()
   if self.closed then return end
@@ -308,6 +297,7 @@ function Form:close()
   edit.stop_timers(self)
   view.stop_spinner(self)
   if daemon.sessions[self.session] == self then daemon.sessions[self.session] = nil end
+  self.conn.mirror:drop(self.session)
   daemon.buffers[self.buf] = nil
   if not self.dead and not self.conn.closed then
     self.conn:request('session/close', { session = self.session }, function() end)

@@ -51,7 +51,7 @@ function M.open(type, opts)
     end
     -- Registered here, in the callback, so a didChange right behind the
     -- answer (a timer) finds its form.
-    form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key)
+    form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, args)
   end)
   if not vim.wait(20000, function() return done end, 5) then
     ui.error('session/open timed out')

@@ -108,8 +108,8 @@ T.test('didChange: a skipped revision resynchronises with session/state', functi
   local form = T.form()
   T.request('setField', { session = form.session, field = 'email', value = 'a@b.co' }) -- behind the form's back
   -- Its didChange (revision 1) is dropped, as if lost; the next one is 2.
-  T.wait(function() return form.revision == 1 end, 'revision 1')
-  form.revision = 0
+  T.wait(function() return form.record.revision == 1 end, 'revision 1')
+  form.record.revision = 0
   form.state.isValid = false
   form:apply({ session = form.session, revision = 2, changes = {} })
   T.expect_buffer([[
@@ -119,17 +119,25 @@ T.test('didChange: a skipped revision resynchronises with session/state', functi
     Validation message: Email is valid]])
 end)
 
-T.test('didChange: a field being typed in is never overwritten; outdated echoes are dropped', function()
+T.test('didChange: a field being typed in is never overwritten; a pending write is shown until answered', function()
+  vim.g.bindery_debounce_ms = 600000 -- written only when this test says
   vim.cmd('BinderyOpen email')
   local form = T.form()
+  local mirror = form.conn.mirror
   T.goto_line('Email:')
   T.input('A')
   T.type('me@x.io')
-  T.wait(function() return form.write_id.email end, 'the write')
-  -- A change caused before our latest write is outdated by it.
-  form:apply({ session = form.session, revision = form.revision + 1, cause = form.write_id.email - 1, changes = { email = 'OLD' } })
+  -- The write sent, and before its answer (nothing is handled until this test yields) a change of
+  -- the field from elsewhere: the line shows what was written, never the change.
+  require('bindery.edit').send(form, 'email')
+  form:apply({ session = form.session, revision = form.record.revision + 1, changes = { email = 'OLD' } })
+  T.eq('me@x.io', mirror:shown(form.session, 'email'), 'shown meanwhile')
+  T.eq('Email: me@x.io', vim.api.nvim_get_current_line(), 'the line meanwhile')
+  -- Answered: the state is what was written (the daemon handled the change first).
+  T.wait(function() return form.state.email == 'me@x.io' and not mirror.resync[form.session]
+    and not mirror:writing(form.session, 'email') end, 'the written value held')
   -- A change of the field from elsewhere waits until the person leaves it.
-  form:apply({ session = form.session, revision = form.revision + 1, changes = { email = 'theirs@x.io' } })
+  form:apply({ session = form.session, revision = form.record.revision + 1, changes = { email = 'theirs@x.io' } })
   T.eq('Email: me@x.io', vim.api.nvim_get_current_line(), 'the line while typing')
   T.eq({ 2, #'Email: me@x.io' }, vim.api.nvim_win_get_cursor(0), 'cursor')
   T.input('<Esc>')

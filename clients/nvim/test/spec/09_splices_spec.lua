@@ -89,7 +89,7 @@ T.test('splices: a saved movie inserts only its line in movieList; cursors stay;
   -- on Cube's line stays on Cube.
   api.nvim_win_set_cursor(list_win, { 5, 12 })
   clear(changes)
-  form:apply({ session = form.session, revision = form.revision + 1, changes = {}, splices = { movies = {
+  form:apply({ session = form.session, revision = form.record.revision + 1, changes = {}, splices = { movies = {
     ops = {
       { at = 0, delete = 1, insert = {} },
       { at = 1, delete = 0, insert = { json.decode('{"id":"9","fullTitle":"Dune","givenRating":"notSeen"}') } },

@@ -14,6 +14,10 @@ local function readme_snippet()
 end
 
 local function stop_shared_daemon(runtime)
+  -- The forms go first: a form whose shared daemon stops would reconnect.
+  for _, buf in ipairs(vim.tbl_keys(require('bindery.daemon').buffers)) do
+    if vim.api.nvim_buf_is_valid(buf) then vim.api.nvim_buf_delete(buf, { force = true }) end
+  end
   local found = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. runtime .. '/bindery/daemon.sock' })
   for _, pid in ipairs(found) do
     if tonumber(pid) then uv.kill(tonumber(pid), 'sigterm') end
@@ -77,5 +81,69 @@ T.test('shared: a shared daemon killed under a form is said as killed, with its 
   end)
   vim.env.XDG_RUNTIME_DIR = nil
   stop_shared_daemon(runtime)
+  if not ok then error(err, 0) end
+end)
+
+-- Whether a file under dir holds text (the daemon writes a keyed session 250 ms after it changes).
+local function saved(dir, text)
+  for _, file in ipairs(vim.fn.globpath(dir, '**', false, true)) do
+    local f = vim.fn.isdirectory(file) == 0 and io.open(file, 'rb')
+    local content = f and f:read('*a') or ''
+    if f then f:close() end
+    if content:find(text, 1, true) then
+      return true
+    end
+  end
+  return false
+end
+
+T.test('shared: a killed shared daemon is reconnected; the keyed form reopens restored and keeps working', function()
+  local runtime, state = vim.fn.tempname(), vim.fn.tempname()
+  vim.fn.mkdir(runtime, 'p', tonumber('700', 8))
+  vim.fn.mkdir(state, 'p', tonumber('700', 8))
+  vim.env.XDG_RUNTIME_DIR, vim.env.XDG_STATE_HOME = runtime, state
+  vim.g.bindery_cmd = { vim.env.BINDERYD, '--remote', 'auto' }
+  local socket = runtime .. '/bindery/daemon.sock'
+  local ok, err = pcall(function()
+    vim.cmd('BinderyOpen email signup')
+    local buf = vim.api.nvim_get_current_buf()
+    local form = T.form()
+    vim.cmd('vertical BinderyOpen email') -- no key: cannot be found again
+    local unkeyed = vim.api.nvim_get_current_buf()
+    vim.cmd('wincmd p')
+    T.goto_line('Email:')
+    T.input('A')
+    T.type('ada@example.com')
+    T.input('<Esc>')
+    T.wait(function() return saved(runtime .. '/bindery', 'ada@example.com') end, 'the session saved', 10000)
+    local old = form.conn
+    local pids = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. socket })
+    T.truthy(#pids == 1 and tonumber(pids[1]), 'one shared daemon: ' .. vim.inspect(pids))
+    uv.kill(tonumber(pids[1]), 'sigkill')
+    local flat = function(text) return (text:gsub('%s+', ' ')) end
+    T.wait(function() return flat(T.text(buf)):find('was killed by signal 9 while this client was connected; its log: '
+      .. socket .. '.log; reconnecting in 1 s…', 1, true) end, 'the form to say it reconnects')
+    T.wait(function() return flat(T.text(unkeyed)):find("this form's session is closed (it had no key to reopen it by)", 1, true) end,
+      'the unkeyed form closed')
+    -- Reconnected: the same buffer, the value restored by the new daemon, no status line.
+    T.expect_buffer([[
+      == email (signup) ==
+      Email: ada@example.com
+      Valid: true
+      Validation message: Email is valid]], buf, 20000)
+    T.truthy(form.conn ~= old and T.form(buf) == form, 'the same form, on a new connection')
+    T.expect_message('reconnected: email %(signup%) reopened, its values restored')
+    -- Typing reaches the new daemon's session.
+    T.goto_line('Email:')
+    T.input('A')
+    T.type('.uk')
+    T.input('<Esc>')
+    T.wait(function() return T.request('session/state', { session = form.session }).state.email == 'ada@example.com.uk' end,
+      'the edit in the new daemon')
+    local now = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. socket })
+    T.truthy(#now == 1 and now[1] ~= pids[1], 'a new shared daemon: ' .. vim.inspect(now))
+  end)
+  stop_shared_daemon(runtime)
+  vim.env.XDG_RUNTIME_DIR, vim.env.XDG_STATE_HOME = nil, nil
   if not ok then error(err, 0) end
 end)
