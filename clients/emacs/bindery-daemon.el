@@ -23,7 +23,8 @@
                               buffer-file-name
                               default-directory))
                          load-path)))
-    (require 'bindery-settings)))
+    (require 'bindery-settings)
+    (require 'bindery-mirror)))
 
 (defconst bindery--directory
   (file-name-directory
@@ -41,6 +42,8 @@
           :documentation "Session id -> notifications that came before its form.")
    (process :initarg :bindery-process :accessor bindery--conn-process
             :documentation "The daemon's process.")
+   (mirror :initform (bindery-mirror-create) :accessor bindery--conn-mirror
+           :documentation "What the daemon told this connection (bindery-mirror.el).")
    (schemas :initform nil :accessor bindery--conn-schemas
             :documentation "The view model schemas `initialize' returned.")
    (capabilities :initform nil :accessor bindery--conn-capabilities
@@ -200,7 +203,7 @@ Its stderr may still be arriving: it is read for up to a second first."
                      (list :processId (emacs-pid)
                            :clientInfo (list :name "bindery.el")
                            ;; A list that gains a movie sends the movie,
-                           ;; not the whole list (see `bindery--splice');
+                           ;; not the whole list (see `bindery-mirror-splice');
                            ;; every value comes with the daemon's text.
                            :capabilities (list :splices t :display t))
                      conn
@@ -260,6 +263,7 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
 
 (defun bindery--unregister (conn session)
   "Forget SESSION on CONN: its form is gone."
+  (bindery-mirror-drop (bindery--conn-mirror conn) session)
   (remhash session (bindery--conn-sessions conn))
   (remhash session (bindery--conn-early conn)))
 

@@ -119,8 +119,7 @@ What was typed and not sent yet is sent first, and shown again."
   (let ((at (bindery-dev--field-at-point))
         (column (current-column))
         (windows (get-buffer-window-list (current-buffer) nil t))
-        (failure bindery-dev--build-error)
-        state display)
+        (failure bindery-dev--build-error))
     ;; The widgets hold what the person typed (the daemon does not echo it):
     ;; a control's value, or text shown again as it was typed.
     (dolist (field bindery--fields)
@@ -130,16 +129,8 @@ What was typed and not sent yet is sent first, and shown again."
           (if (plist-member input :text)
               (puthash name (plist-get input :text) bindery--display)
             (puthash name (plist-get input :value) bindery--state)))))
-    (maphash (lambda (name value)
-               (setq state (plist-put state (intern (concat ":" name)) value)))
-             bindery--state)
-    (maphash (lambda (name text)
-               (setq display (plist-put display (intern (concat ":" name)) text)))
-             bindery--display)
-    (bindery--form-build bindery--conn schema
-                         (list :session bindery--session :revision bindery--revision
-                               :state state :display display)
-                         bindery--key)
+    (bindery--form-build bindery--conn schema bindery--session bindery--key
+                         (hash-table-keys bindery--children))
     (when failure (bindery-dev--show-failure failure))
     (when at (bindery-dev--goto-field at column))
     (dolist (window windows) (set-window-point window (point)))))

@@ -146,9 +146,11 @@ INTERACTIVE is non-nil when called as a command."
          (buffer (or (bindery--form-buffer conn session)
                      (let ((buffer (generate-new-buffer
                                     (format "*bindery: %s %d*" type session))))
+                       (bindery-mirror-take (bindery--conn-mirror conn) session opened)
                        (condition-case err
                            (with-current-buffer buffer
-                             (bindery--form-build conn schema opened key))
+                             (bindery--form-build conn schema session key
+                                                  (bindery--children-ids opened)))
                          ;; Killing the half-built form closes the session.
                          (error (kill-buffer buffer)
                                 (signal (car err) (cdr err))))

@@ -53,7 +53,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
   (bindery-test--wait
    (lambda ()
      (and (cl-notany #'bindery--field-timer bindery--fields)
-          (cl-every (lambda (f) (zerop (bindery--field-inflight f))) bindery--fields)
+          (not (bindery--writes-pending-p))
           (cl-notany #'bindery--command-ids bindery--commands)))
    "the form to settle"))
 
@@ -981,7 +981,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
               (search-forward "fullTitle: Cube")
               (setq changes nil)
               (bindery--did-change
-               (list :session session :revision (1+ bindery--revision) :changes nil
+               (list :session session :revision (1+ (bindery--revision)) :changes nil
                      :splices (list :movies
                                     (list :ops (vector (list :at 0 :delete 1 :insert [])
                                                        (list :at 1 :delete 0
@@ -1064,7 +1064,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
         (bindery-test--type "ada@exa")
         (let ((point (point)))
           (bindery--did-change (list :session bindery--session
-                                     :revision (1+ bindery--revision)
+                                     :revision (1+ (bindery--revision))
                                      :changes '(:email "stale")))
           (should (= (point) point))
           (should (string-match-p "\\[ada@exa +\\]" (bindery-test--text)))
