@@ -35,6 +35,13 @@
 (defvar bindery--current nil
   "The live connection to binderyd, or nil when none runs.")
 
+(defvar bindery--waiters nil
+  "Functions of (EVENT DATA) waiting for a shared daemon to answer again.
+EVENT is `waiting' (DATA: the seconds before the next attempt),
+`reconnected' (DATA: the new connection) or `stopped' (DATA: why).")
+
+(defvar bindery--reconnect-timer nil "The timer of the next attempt, or nil.")
+
 (defclass bindery--connection (jsonrpc-process-connection)
   ((sessions :initform (make-hash-table) :accessor bindery--conn-sessions
              :documentation "Session id -> handler of (EVENT DATA).")
@@ -163,9 +170,10 @@ Its stderr may still be arriving: it is read for up to a second first."
         (when (string-match "binderyd --remote: error: \\([^\n]*\\)\n?\\'" tail)
           (match-string 1 tail))))))
 
-(defun bindery--start ()
-  "Start binderyd, initialize it and return the connection."
-  (let* ((command (bindery--daemon-command))
+(defun bindery--start (&optional command)
+  "Start binderyd (COMMAND, else the one the options say), initialize it.
+Return the connection."
+  (let* ((command (or command (bindery--daemon-command)))
          (events-size (bindery--events-buffer-size-setting))
          ;; A form's directory may be remote or gone; the daemon needs none.
          (default-directory (expand-file-name "~/"))
@@ -267,9 +275,17 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
   (remhash session (bindery--conn-sessions conn))
   (remhash session (bindery--conn-early conn)))
 
+(defun bindery--shared-p (conn)
+  "Non-nil if CONN reaches a shared daemon, through `binderyd --remote'."
+  (member "--remote" (bindery--conn-command conn)))
+
 (defun bindery--on-shutdown (conn)
-  "Tell the forms of CONN that its daemon has ended."
+  "Tell the forms of CONN that its daemon has ended.
+A shared daemon that died is reached again (`bindery--reconnect'):
+its forms are told `lost' rather than `died', and those that wait
+for it (`bindery--await-reconnection') get the new connection."
   (let* ((process (bindery--conn-process conn))
+         (lost (and (not (bindery--conn-stopping conn)) (bindery--shared-p conn)))
          (reason (if (bindery--conn-stopping conn)
                      "binderyd was stopped"
                    (let ((said (bindery--last-words process)))
@@ -286,8 +302,53 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
                (bindery--conn-sessions conn))
       (clrhash (bindery--conn-sessions conn))
       (dolist (handler handlers)
-        (with-demoted-errors "bindery: %S" (funcall handler 'died reason))))
-    (clrhash (bindery--conn-early conn))))
+        (with-demoted-errors "bindery: %S" (funcall handler (if lost 'lost 'died) reason))))
+    (clrhash (bindery--conn-early conn))
+    (when (and lost bindery--waiters (not bindery--reconnect-timer))
+      (bindery--reconnect (bindery--conn-command conn) reason 0))))
+
+;;; Reaching a shared daemon again
+
+(defconst bindery--reconnect-delays '(0.25 0.5 1 2 4)
+  "Seconds before each attempt to reach a shared daemon again; then every 5 s.
+As the web page's connection.js does.")
+
+(defun bindery--await-reconnection (waiter)
+  "Give WAITER the reconnection's news (see `bindery--waiters')."
+  (cl-pushnew waiter bindery--waiters))
+
+(defun bindery--tell-waiters (event data)
+  "Tell every waiter EVENT with DATA; after `reconnected', they wait no more."
+  (let ((waiters bindery--waiters))
+    (when (eq event 'reconnected) (setq bindery--waiters nil))
+    (dolist (waiter waiters)
+      (with-demoted-errors "bindery: %S" (funcall waiter event data)))))
+
+(defun bindery--reconnect (command reason attempt)
+  "Start COMMAND (`binderyd --remote ...') again after ATTEMPT's delay.
+REASON is how the daemon ended.  The forwarder starts a daemon when none
+answers; one that cannot be reached is tried again, later each time,
+while some form waits."
+  (let ((delay (or (nth attempt bindery--reconnect-delays) 5)))
+    (bindery--log "--- reconnecting in %s s (attempt %d)" delay (1+ attempt))
+    (bindery--tell-waiters 'waiting delay)
+    (setq bindery--reconnect-timer
+          (run-with-timer
+           delay nil
+           (lambda ()
+             (setq bindery--reconnect-timer nil)
+             (when bindery--waiters
+               (let ((conn (condition-case err
+                               (if (and bindery--current (jsonrpc-running-p bindery--current))
+                                   bindery--current
+                                 (bindery--start command))
+                             (error (bindery--log "--- could not reconnect: %s"
+                                                  (error-message-string err))
+                                    nil))))
+                 (if (not conn)
+                     (bindery--reconnect command reason (1+ attempt))
+                   (bindery--log "--- reconnected")
+                   (bindery--tell-waiters 'reconnected conn)))))))))
 
 (defun bindery--stop (conn)
   "Ask CONN's daemon to end politely, then make sure it has."
@@ -309,7 +370,12 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
   (if (not (and bindery--current (jsonrpc-running-p bindery--current)))
       (message "binderyd is not running")
     (bindery--stop bindery--current)
-    (setq bindery--current nil)))
+    (setq bindery--current nil))
+  (when bindery--reconnect-timer
+    (cancel-timer bindery--reconnect-timer)
+    (setq bindery--reconnect-timer nil)
+    (bindery--tell-waiters 'stopped "M-x bindery-shutdown stopped reconnecting")
+    (setq bindery--waiters nil)))
 
 (defun bindery--kill-emacs ()
   "Stop the daemon when Emacs exits."

@@ -42,6 +42,8 @@
 (declare-function bindery--row-buttons-insert "bindery-command" (schemas))
 (declare-function bindery--commands-update "bindery-command" (&optional names))
 (declare-function bindery--commands-stop "bindery-command" ())
+;; A shared daemon lost, and found again: bindery-reattach.el.
+(declare-function bindery--form-lost "bindery-reattach" (reason))
 
 (defface bindery-title '((t :weight bold :height 1.2 :inherit default))
   "Face of a form's title, the view model type."
@@ -84,6 +86,9 @@ form's buffer-local variables are bound to these while it is handled
 (defvar-local bindery--commands nil "The form's commands, in order.")
 (defvar-local bindery--status nil "Slot under the title for news of the daemon.")
 (defvar-local bindery--dead nil "Why the session is gone, or nil while it lives.")
+(defvar-local bindery--waiter nil
+  "While this form waits for its shared daemon to answer again, its waiter
+\(see `bindery--waiters'); nil otherwise.")
 (defvar-local bindery--value-column 0 "Column where values start.")
 (defvar-local bindery--child nil
   "The child session being handled (`bindery--with-child'); nil: the form's own.")
@@ -507,8 +512,10 @@ Then the state (a command's `enabled' above all) reflects all typing."
 
 (defun bindery--dead-message ()
   "Say that this form's session is gone."
-  (format "%s; M-x bindery-open starts a new daemon"
-          (or bindery--dead "binderyd is gone")))
+  (if bindery--waiter
+      (format "%s; reconnecting (what is typed meanwhile is not sent)" bindery--dead)
+    (format "%s; M-x bindery-open starts a new daemon"
+            (or bindery--dead "binderyd is gone"))))
 
 (defun bindery--handler (buffer)
   "Return the connection's handler of session events for the form BUFFER."
@@ -516,6 +523,7 @@ Then the state (a command's `enabled' above all) reflects all typing."
     (bindery--in buffer
       (pcase event
         ('didChange (bindery--did-change data))
+        ('lost (bindery--form-lost data))
         ('died (bindery--form-died data))))))
 
 (defun bindery--did-change (params)
@@ -946,20 +954,54 @@ On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and
   (interactive)
   (bindery--history-step :session/redo))
 
-(defun bindery--form-died (reason)
-  "Show that the daemon behind this form ended, for REASON."
+(defun bindery--form-stop (reason)
+  "Stop this form's timers and commands: its session ended, for REASON."
   (setq bindery--dead reason)
   (dolist (field bindery--fields)
     (when (bindery--field-timer field)
       (cancel-timer (bindery--field-timer field))
       (setf (bindery--field-timer field) nil)))
-  (bindery--commands-stop)
+  (bindery--commands-stop))
+
+(defun bindery--form-died (reason &optional next)
+  "Show that the daemon behind this form ended, for REASON.
+NEXT says what the person can do (by default, open a new form)."
+  (bindery--form-stop reason)
   (bindery--slot-set bindery--status
-                     (format "%s: this form is no longer live.\nM-x bindery-open starts a new daemon.\n"
-                             reason)
+                     (format "%s: this form is no longer live.\n%s\n"
+                             reason (or next "M-x bindery-open starts a new daemon."))
                      'bindery-error)
   (rename-buffer (replace-regexp-in-string "\\*?\\'" " (dead)\\&" (buffer-name))
                  t))
+
+(defun bindery--field-at-point ()
+  "Return the name of the field or output whose line point is on, or nil."
+  (let ((line (line-number-at-pos)))
+    (cl-loop for field in bindery--fields
+             for widget = (bindery--field-widget field)
+             for start = (cond (widget (widget-get widget :from))
+                               ((bindery--field-slot field) (car (bindery--field-slot field))))
+             when (and start (= (line-number-at-pos (marker-position start)) line))
+             return (bindery--field-name field))))
+
+(defun bindery--goto-field (name column)
+  "Move to COLUMN of the line of the field NAME, if the form has it."
+  (let ((field (cl-find name bindery--fields :key #'bindery--field-name :test #'equal)))
+    (when field
+      (let* ((widget (bindery--field-widget field))
+             (start (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
+        (goto-char (marker-position start))
+        (move-to-column column)))))
+
+(defun bindery--keeping-field-at-point (build)
+  "Call BUILD, which builds the form again; point stays in its field.
+On the same field's line and column, in every window showing the form."
+  (let ((at (bindery--field-at-point))
+        (column (current-column))
+        (windows (get-buffer-window-list (current-buffer) nil t)))
+    (funcall build)
+    (when at (bindery--goto-field at column))
+    (dolist (window windows) (set-window-point window (point)))))
 
 (defun bindery--form-killed ()
   "Close the session of the form being killed."

@@ -61,6 +61,7 @@
     (require 'bindery-form)
     (require 'bindery-command)
     (require 'bindery-dev)
+    (require 'bindery-reattach)
     (require 'bindery-record)))
 
 (defconst bindery-version "0.1.0"
