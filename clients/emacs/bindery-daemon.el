@@ -40,7 +40,9 @@
 EVENT is `waiting' (DATA: the seconds before the next attempt),
 `reconnected' (DATA: the new connection) or `stopped' (DATA: why).")
 
-(defvar bindery--reconnect-timer nil "The timer of the next attempt, or nil.")
+(defvar bindery--reconnect-timer nil
+  "The timer of the next attempt, `trying' during one, or nil.
+While non-nil, a connection ending does not start another round.")
 
 (defclass bindery--connection (jsonrpc-process-connection)
   ((sessions :initform (make-hash-table) :accessor bindery--conn-sessions
@@ -336,8 +338,11 @@ while some form waits."
           (run-with-timer
            delay nil
            (lambda ()
-             (setq bindery--reconnect-timer nil)
-             (when bindery--waiters
+             ;; A forwarder that fails ends its connection before `bindery--start'
+             ;; returns: that is this attempt failing, not a daemon to reach again.
+             (setq bindery--reconnect-timer 'trying)
+             (if (not bindery--waiters)
+                 (setq bindery--reconnect-timer nil)
                (let ((conn (condition-case err
                                (if (and bindery--current (jsonrpc-running-p bindery--current))
                                    bindery--current
@@ -345,6 +350,7 @@ while some form waits."
                              (error (bindery--log "--- could not reconnect: %s"
                                                   (error-message-string err))
                                     nil))))
+                 (setq bindery--reconnect-timer nil)
                  (if (not conn)
                      (bindery--reconnect command reason (1+ attempt))
                    (bindery--log "--- reconnected")
@@ -372,7 +378,7 @@ while some form waits."
     (bindery--stop bindery--current)
     (setq bindery--current nil))
   (when bindery--reconnect-timer
-    (cancel-timer bindery--reconnect-timer)
+    (when (timerp bindery--reconnect-timer) (cancel-timer bindery--reconnect-timer))
     (setq bindery--reconnect-timer nil)
     (bindery--tell-waiters 'stopped "M-x bindery-shutdown stopped reconnecting")
     (setq bindery--waiters nil)))
