@@ -38,7 +38,10 @@
 ;; $BINDERYD, `binderyd' on `exec-path', or this repository's
 ;; .build/release or .build/debug, with `bindery-arguments' added, and
 ;; stops when Emacs exits (or on M-x bindery-shutdown).  Its standard
-;; error goes to *bindery-log* (M-x bindery-log).  M-x customize-group
+;; error goes to *bindery-log* (M-x bindery-log).  Through a shared
+;; daemon (`binderyd --remote auto' as `bindery-command'), a daemon that
+;; dies is reached again with backoff, and forms opened with a key are
+;; reopened, their values restored.  M-x customize-group
 ;; RET bindery lists the options; an option set to a value it cannot
 ;; use is refused with a message that names it.  See README.md.
 

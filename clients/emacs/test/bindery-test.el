@@ -1643,7 +1643,7 @@ daemon; the unkeyed one says its session is closed."
                                       process-environment))
          (bindery-arguments nil)
          (bindery-command (list daemon "--remote" "auto"))
-         form other)
+         form other shown)
     (set-file-modes runtime #o700)
     (when bindery--current (bindery--stop bindery--current))
     (unwind-protect
@@ -1660,6 +1660,11 @@ daemon; the unkeyed one says its session is closed."
           (let ((pids (bindery-test--daemon-pids socket))
                 (said nil))
             (should (= (length pids) 1))
+            ;; What the form says while it waits is gone once it is back: keep it.
+            (with-current-buffer form
+              (add-hook 'after-change-functions
+                        (lambda (beg end _) (push (buffer-substring-no-properties beg end) shown))
+                        nil t))
             (setq said (format "binderyd died (exit 137): the daemon on %s (pid %s) was killed by signal 9 while this client was connected; its log: %s.log"
                                socket (car pids) socket))
             (signal-process (string-to-number (car pids)) 'KILL)
@@ -1672,6 +1677,7 @@ daemon; the unkeyed one says its session is closed."
                 (should (string-match-p "^Email: +\\[ada@example\\.com +\\]" text))
                 (should (string-match-p "Email is valid" text))
                 (should (string-match-p (regexp-quote said) text)))
+              (should (member (concat said "\nReconnecting in 0.25 s…\n") shown))
               (should (string-match-p "--- reconnecting in 0.25 s (attempt 1)"
                                       (bindery-test--text (bindery--log-buffer))))
               (should (eq (current-buffer) form))
