@@ -373,11 +373,14 @@ typed, never a value that arrives meanwhile."
          (unless (or (equal (widget-value widget) text)
                      (and (not force) (bindery--field-busy-p field)))
            (bindery--widget-set widget text))))
+      ;; A control being written shows what was chosen, until the answer.
       ('checkbox
-       (unless (eq (widget-value widget) (eq value t))
+       (unless (or (eq (widget-value widget) (eq value t))
+                   (and (not force) (bindery--field-busy-p field)))
          (bindery--widget-set widget (eq value t))))
       ('choice
-       (unless (equal (widget-value widget) value)
+       (unless (or (equal (widget-value widget) value)
+                   (and (not force) (bindery--field-busy-p field)))
          (bindery--widget-set widget value))))))
 
 (defun bindery--field-text (field)
