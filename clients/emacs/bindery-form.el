@@ -904,13 +904,8 @@ With KEEP-TYPING, fields with text not yet sent keep it."
                                  (bindery--in buffer
                                    (bindery--with-child child
                                      (bindery-mirror-take (bindery--mirror) bindery--session result)
-                                     (bindery--adopt (bindery--children-ids result) (not keep-typing))
+                                     (bindery--adopt (bindery-mirror-children-ids result) (not keep-typing))
                                      (bindery--render-all (not keep-typing)))))))))
-
-(defun bindery--children-ids (result)
-  "The ids of the child sessions of RESULT (`session/open', `session/state')."
-  (cl-loop for (key _) on (plist-get result :children) by #'cddr
-           collect (string-to-number (substring (symbol-name key) 1))))
 
 ;;; History: the daemon's undo
 

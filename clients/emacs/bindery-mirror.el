@@ -75,12 +75,17 @@ children too, and the session is in step again."
     (bindery-mirror--fill (bindery-mirror-session-state session) (plist-get entry :state))
     (bindery-mirror--fill (bindery-mirror-session-display session) (plist-get entry :display))
     (setf (bindery-mirror-resync mirror) (delq id (bindery-mirror-resync mirror)))
-    (bindery-mirror--children mirror (plist-get entry :children))
+    (bindery-mirror--children mirror entry)
     session))
 
-(defun bindery-mirror--children (mirror children)
-  "Take each entry of CHILDREN (a plist id -> entry) into MIRROR; return their ids."
-  (cl-loop for (key entry) on children by #'cddr
+(defun bindery-mirror-children-ids (message)
+  "The ids of the child sessions in MESSAGE's `children' (a result, a `didChange')."
+  (cl-loop for (key _) on (plist-get message :children) by #'cddr
+           collect (string-to-number (bindery-mirror--name key))))
+
+(defun bindery-mirror--children (mirror message)
+  "Take each entry of MESSAGE's `children' into MIRROR; return their ids."
+  (cl-loop for (key entry) on (plist-get message :children) by #'cddr
            for id = (string-to-number (bindery-mirror--name key))
            do (bindery-mirror-take mirror id entry)
            collect id))
@@ -183,7 +188,7 @@ the child sessions taken and those dropped."
                    for name = (bindery-mirror--name key)
                    do (puthash name text display)
                    (cl-pushnew name changed :test #'equal))
-          (let ((children (bindery-mirror--children mirror (plist-get params :children)))
+          (let ((children (bindery-mirror--children mirror params))
                 (detached (append (plist-get params :detached) nil)))
             (dolist (child detached) (bindery-mirror-drop mirror child))
             (setf (bindery-mirror-session-revision session) revision)

@@ -72,7 +72,7 @@ REASON is how the daemon before it ended."
         (bindery-mirror-take (bindery--conn-mirror conn) session opened)
         (bindery--keeping-field-at-point
          (lambda ()
-           (bindery--form-build conn schema session key (bindery--children-ids opened))))
+           (bindery--form-build conn schema session key (bindery-mirror-children-ids opened))))
         (bindery--register conn session (bindery--handler (current-buffer)))
         (rename-buffer (format "*bindery: %s %d*" type session) t)
         (bindery--slot-set

@@ -154,7 +154,7 @@ INTERACTIVE is non-nil when called as a command."
                        (condition-case err
                            (with-current-buffer buffer
                              (bindery--form-build conn schema session key
-                                                  (bindery--children-ids opened)))
+                                                  (bindery-mirror-children-ids opened)))
                          ;; Killing the half-built form closes the session.
                          (error (kill-buffer buffer)
                                 (signal (car err) (cdr err))))
