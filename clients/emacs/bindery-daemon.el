@@ -23,7 +23,8 @@
                               buffer-file-name
                               default-directory))
                          load-path)))
-    (require 'bindery-settings)))
+    (require 'bindery-settings)
+    (require 'bindery-mirror)))
 
 (defconst bindery--directory
   (file-name-directory
@@ -34,6 +35,15 @@
 (defvar bindery--current nil
   "The live connection to binderyd, or nil when none runs.")
 
+(defvar bindery--waiters nil
+  "Functions of (EVENT DATA) waiting for a shared daemon to answer again.
+EVENT is `waiting' (DATA: the seconds before the next attempt),
+`reconnected' (DATA: the new connection) or `stopped' (DATA: why).")
+
+(defvar bindery--reconnect-timer nil
+  "The timer of the next attempt, `trying' during one, or nil.
+While non-nil, a connection ending does not start another round.")
+
 (defclass bindery--connection (jsonrpc-process-connection)
   ((sessions :initform (make-hash-table) :accessor bindery--conn-sessions
              :documentation "Session id -> handler of (EVENT DATA).")
@@ -41,6 +51,8 @@
           :documentation "Session id -> notifications that came before its form.")
    (process :initarg :bindery-process :accessor bindery--conn-process
             :documentation "The daemon's process.")
+   (mirror :initform (bindery-mirror-create) :accessor bindery--conn-mirror
+           :documentation "What the daemon told this connection (bindery-mirror.el).")
    (schemas :initform nil :accessor bindery--conn-schemas
             :documentation "The view model schemas `initialize' returned.")
    (capabilities :initform nil :accessor bindery--conn-capabilities
@@ -160,9 +172,10 @@ Its stderr may still be arriving: it is read for up to a second first."
         (when (string-match "binderyd --remote: error: \\([^\n]*\\)\n?\\'" tail)
           (match-string 1 tail))))))
 
-(defun bindery--start ()
-  "Start binderyd, initialize it and return the connection."
-  (let* ((command (bindery--daemon-command))
+(defun bindery--start (&optional command)
+  "Start binderyd (COMMAND, else the one the options say), initialize it.
+Return the connection."
+  (let* ((command (or command (bindery--daemon-command)))
          (events-size (bindery--events-buffer-size-setting))
          ;; A form's directory may be remote or gone; the daemon needs none.
          (default-directory (expand-file-name "~/"))
@@ -200,7 +213,7 @@ Its stderr may still be arriving: it is read for up to a second first."
                      (list :processId (emacs-pid)
                            :clientInfo (list :name "bindery.el")
                            ;; A list that gains a movie sends the movie,
-                           ;; not the whole list (see `bindery--splice');
+                           ;; not the whole list (see `bindery-mirror-splice');
                            ;; every value comes with the daemon's text.
                            :capabilities (list :splices t :display t))
                      conn
@@ -260,12 +273,21 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
 
 (defun bindery--unregister (conn session)
   "Forget SESSION on CONN: its form is gone."
+  (bindery-mirror-drop (bindery--conn-mirror conn) session)
   (remhash session (bindery--conn-sessions conn))
   (remhash session (bindery--conn-early conn)))
 
+(defun bindery--shared-p (conn)
+  "Non-nil if CONN reaches a shared daemon, through `binderyd --remote'."
+  (member "--remote" (bindery--conn-command conn)))
+
 (defun bindery--on-shutdown (conn)
-  "Tell the forms of CONN that its daemon has ended."
+  "Tell the forms of CONN that its daemon has ended.
+A shared daemon that died is reached again (`bindery--reconnect'):
+its forms are told `lost' rather than `died', and those that wait
+for it (`bindery--await-reconnection') get the new connection."
   (let* ((process (bindery--conn-process conn))
+         (lost (and (not (bindery--conn-stopping conn)) (bindery--shared-p conn)))
          (reason (if (bindery--conn-stopping conn)
                      "binderyd was stopped"
                    (let ((said (bindery--last-words process)))
@@ -282,8 +304,57 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
                (bindery--conn-sessions conn))
       (clrhash (bindery--conn-sessions conn))
       (dolist (handler handlers)
-        (with-demoted-errors "bindery: %S" (funcall handler 'died reason))))
-    (clrhash (bindery--conn-early conn))))
+        (with-demoted-errors "bindery: %S" (funcall handler (if lost 'lost 'died) reason))))
+    (clrhash (bindery--conn-early conn))
+    (when (and lost bindery--waiters (not bindery--reconnect-timer))
+      (bindery--reconnect (bindery--conn-command conn) reason 0))))
+
+;;; Reaching a shared daemon again
+
+(defconst bindery--reconnect-delays '(0.25 0.5 1 2 4)
+  "Seconds before each attempt to reach a shared daemon again; then every 5 s.
+As the web page's connection.js does.")
+
+(defun bindery--await-reconnection (waiter)
+  "Give WAITER the reconnection's news (see `bindery--waiters')."
+  (cl-pushnew waiter bindery--waiters))
+
+(defun bindery--tell-waiters (event data)
+  "Tell every waiter EVENT with DATA; after `reconnected', they wait no more."
+  (let ((waiters bindery--waiters))
+    (when (eq event 'reconnected) (setq bindery--waiters nil))
+    (dolist (waiter waiters)
+      (with-demoted-errors "bindery: %S" (funcall waiter event data)))))
+
+(defun bindery--reconnect (command reason attempt)
+  "Start COMMAND (`binderyd --remote ...') again after ATTEMPT's delay.
+REASON is how the daemon ended.  The forwarder starts a daemon when none
+answers; one that cannot be reached is tried again, later each time,
+while some form waits."
+  (let ((delay (or (nth attempt bindery--reconnect-delays) 5)))
+    (bindery--log "--- reconnecting in %s s (attempt %d)" delay (1+ attempt))
+    (bindery--tell-waiters 'waiting delay)
+    (setq bindery--reconnect-timer
+          (run-with-timer
+           delay nil
+           (lambda ()
+             ;; A forwarder that fails ends its connection before `bindery--start'
+             ;; returns: that is this attempt failing, not a daemon to reach again.
+             (setq bindery--reconnect-timer 'trying)
+             (if (not bindery--waiters)
+                 (setq bindery--reconnect-timer nil)
+               (let ((conn (condition-case err
+                               (if (and bindery--current (jsonrpc-running-p bindery--current))
+                                   bindery--current
+                                 (bindery--start command))
+                             (error (bindery--log "--- could not reconnect: %s"
+                                                  (error-message-string err))
+                                    nil))))
+                 (setq bindery--reconnect-timer nil)
+                 (if (not conn)
+                     (bindery--reconnect command reason (1+ attempt))
+                   (bindery--log "--- reconnected")
+                   (bindery--tell-waiters 'reconnected conn)))))))))
 
 (defun bindery--stop (conn)
   "Ask CONN's daemon to end politely, then make sure it has."
@@ -305,7 +376,12 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
   (if (not (and bindery--current (jsonrpc-running-p bindery--current)))
       (message "binderyd is not running")
     (bindery--stop bindery--current)
-    (setq bindery--current nil)))
+    (setq bindery--current nil))
+  (when bindery--reconnect-timer
+    (when (timerp bindery--reconnect-timer) (cancel-timer bindery--reconnect-timer))
+    (setq bindery--reconnect-timer nil)
+    (bindery--tell-waiters 'stopped "M-x bindery-shutdown stopped reconnecting")
+    (setq bindery--waiters nil)))
 
 (defun bindery--kill-emacs ()
   "Stop the daemon when Emacs exits."

@@ -92,35 +92,12 @@
         (when (equal bindery--type type)
           (bindery-dev--rebuild schema))))))
 
-(defun bindery-dev--field-at-point ()
-  "Return the name of the field or output whose line point is on, or nil."
-  (let ((line (line-number-at-pos)))
-    (cl-loop for field in bindery--fields
-             for widget = (bindery--field-widget field)
-             for start = (cond (widget (widget-get widget :from))
-                               ((bindery--field-slot field) (car (bindery--field-slot field))))
-             when (and start (= (line-number-at-pos (marker-position start)) line))
-             return (bindery--field-name field))))
-
-(defun bindery-dev--goto-field (name column)
-  "Move to COLUMN of the line of the field NAME, if the form has it."
-  (let ((field (cl-find name bindery--fields :key #'bindery--field-name :test #'equal)))
-    (when field
-      (let* ((widget (bindery--field-widget field))
-             (start (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
-        (goto-char (marker-position start))
-        (move-to-column column)))))
-
 (defun bindery-dev--rebuild (schema)
   "Build the current form again from SCHEMA, keeping values and the field at point.
 What was typed and not sent yet is sent first, and shown again."
   (dolist (field bindery--fields)
     (when (bindery--field-timer field) (bindery--field-flush field)))
-  (let ((at (bindery-dev--field-at-point))
-        (column (current-column))
-        (windows (get-buffer-window-list (current-buffer) nil t))
-        (failure bindery-dev--build-error)
-        state display)
+  (let ((failure bindery-dev--build-error))
     ;; The widgets hold what the person typed (the daemon does not echo it):
     ;; a control's value, or text shown again as it was typed.
     (dolist (field bindery--fields)
@@ -130,19 +107,11 @@ What was typed and not sent yet is sent first, and shown again."
           (if (plist-member input :text)
               (puthash name (plist-get input :text) bindery--display)
             (puthash name (plist-get input :value) bindery--state)))))
-    (maphash (lambda (name value)
-               (setq state (plist-put state (intern (concat ":" name)) value)))
-             bindery--state)
-    (maphash (lambda (name text)
-               (setq display (plist-put display (intern (concat ":" name)) text)))
-             bindery--display)
-    (bindery--form-build bindery--conn schema
-                         (list :session bindery--session :revision bindery--revision
-                               :state state :display display)
-                         bindery--key)
-    (when failure (bindery-dev--show-failure failure))
-    (when at (bindery-dev--goto-field at column))
-    (dolist (window windows) (set-window-point window (point)))))
+    (bindery--keeping-field-at-point
+     (lambda ()
+       (bindery--form-build bindery--conn schema bindery--session bindery--key
+                            (hash-table-keys bindery--children))
+       (when failure (bindery-dev--show-failure failure))))))
 
 ;;; A build failed
 

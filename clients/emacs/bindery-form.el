@@ -31,6 +31,7 @@
                          load-path)))
     (require 'bindery-settings)
     (require 'bindery-daemon)
+    (require 'bindery-mirror)
     (require 'bindery-value)))
 
 ;; Buttons live in bindery-command.el, which requires this file.
@@ -41,6 +42,8 @@
 (declare-function bindery--row-buttons-insert "bindery-command" (schemas))
 (declare-function bindery--commands-update "bindery-command" (&optional names))
 (declare-function bindery--commands-stop "bindery-command" ())
+;; A shared daemon lost, and found again: bindery-reattach.el.
+(declare-function bindery--form-lost "bindery-reattach" (reason))
 
 (defface bindery-title '((t :weight bold :height 1.2 :inherit default))
   "Face of a form's title, the view model type."
@@ -56,7 +59,7 @@
 (cl-defstruct (bindery--field (:constructor bindery--field-create)
                               (:copier nil))
   "One field or output of a form."
-  name label schema kind widget slot error timer (inflight 0) last-id
+  name label schema kind widget slot error timer
   ;; A child member (kind child or rows): the slot of its heading's note
   ;; and the child session ids drawn in its slot.  An output on a row's
   ;; line (inline) shows its value on one line.
@@ -67,22 +70,25 @@
   "A child view model session drawn inside its root's form (issue 24).
 Its members and buttons are drawn under its parent's member, and the
 form's buffer-local variables are bound to these while it is handled
-\(`bindery--with-child')."
-  session type schema (revision 0) state display fields commands history
+\(`bindery--with-child').  STATE and DISPLAY are its mirror's."
+  session type schema state display fields commands history
   (value-column 0) (indent "") closed widgets start)
 
 (defvar-local bindery--conn nil "The connection this form's session lives on.")
 (defvar-local bindery--session nil "The session id of this form.")
 (defvar-local bindery--type nil "The view model type of this form.")
 (defvar-local bindery--key nil "The key the session was opened with, if any.")
-(defvar-local bindery--revision 0 "The last revision of the session seen.")
-(defvar-local bindery--state nil "Hash table: state member name -> value.")
+(defvar-local bindery--state nil
+  "Hash table: state member name -> value (the connection's mirror's).")
 (defvar-local bindery--display nil
-  "Hash table: state member name -> the daemon's text for its value.")
+  "Hash table: state member name -> the daemon's text for its value (the mirror's).")
 (defvar-local bindery--fields nil "The form's `bindery--field's, in order.")
 (defvar-local bindery--commands nil "The form's commands, in order.")
 (defvar-local bindery--status nil "Slot under the title for news of the daemon.")
 (defvar-local bindery--dead nil "Why the session is gone, or nil while it lives.")
+(defvar-local bindery--waiter nil
+  "While this form waits for its shared daemon to answer again, its waiter
+\(see `bindery--waiters'); nil otherwise.")
 (defvar-local bindery--value-column 0 "Column where values start.")
 (defvar-local bindery--child nil
   "The child session being handled (`bindery--with-child'); nil: the form's own.")
@@ -104,7 +110,6 @@ to CHILD's, and what BODY sets of them is kept in CHILD."
          (let ((bindery--child ,c)
                (bindery--session (bindery--child-session ,c))
                (bindery--type (bindery--child-type ,c))
-               (bindery--revision (bindery--child-revision ,c))
                (bindery--state (bindery--child-state ,c))
                (bindery--display (bindery--child-display ,c))
                (bindery--fields (bindery--child-fields ,c))
@@ -115,8 +120,7 @@ to CHILD's, and what BODY sets of them is kept in CHILD."
                (bindery--dead (or bindery--dead
                                   (and (bindery--child-closed ,c) "This row is gone"))))
            (unwind-protect (progn ,@body)
-             (setf (bindery--child-revision ,c) bindery--revision
-                   (bindery--child-fields ,c) bindery--fields
+             (setf (bindery--child-fields ,c) bindery--fields
                    (bindery--child-commands ,c) bindery--commands
                    (bindery--child-history ,c) bindery--history
                    (bindery--child-value-column ,c) bindery--value-column)))))))
@@ -267,20 +271,21 @@ A child member is a heading; what it shows is drawn under it later."
                        (bindery--field-note ,field)))
      (when slot (push slot ,slots))))
 
-(defun bindery--form-build (conn schema opened key)
-  "Fill the current buffer with the form of SCHEMA for the session OPENED.
-OPENED is `session/open's result; CONN its connection; KEY its key."
+(defun bindery--form-build (conn schema session key children)
+  "Fill the current buffer with the form of SCHEMA for SESSION, opened with KEY.
+SESSION is held by CONN's mirror, and so are CHILDREN, the ids of the
+child sessions under it."
   (bindery-form-mode)
-  (setq bindery--conn conn
-        bindery--session (plist-get opened :session)
-        bindery--type (plist-get schema :type)
-        bindery--key key
-        bindery--revision (plist-get opened :revision)
-        bindery--state (bindery--state-table (plist-get opened :state))
-        bindery--display (bindery--state-table (plist-get opened :display)))
+  (let ((held (bindery-mirror-get (bindery--conn-mirror conn) session)))
+    (setq bindery--conn conn
+          bindery--session session
+          bindery--type (plist-get schema :type)
+          bindery--key key
+          bindery--state (bindery-mirror-session-state held)
+          bindery--display (bindery-mirror-session-display held)))
   (setq bindery--children (make-hash-table)
         bindery--child-schemas (bindery--collect-schemas schema (make-hash-table :test #'equal)))
-  (bindery--adopt (plist-get opened :children))
+  (bindery--adopt children)
   (setq bindery--fields (bindery--fields-from (plist-get schema :fields))
         bindery--value-column (+ 2 (bindery--label-width bindery--fields)))
   (let ((inhibit-read-only t) slots)
@@ -308,7 +313,7 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
     (mapc #'bindery--slot-finalize slots))
   (widget-setup)
   (bindery--no-undo)
-  (dolist (field bindery--fields) (bindery--field-render field nil t))
+  (dolist (field bindery--fields) (bindery--field-render field t))
   (bindery--commands-update)
   ;; Long values wrap at words, continuing under the value column.
   (setq word-wrap t
@@ -319,33 +324,37 @@ OPENED is `session/open's result; CONN its connection; KEY its key."
 
 ;;; Showing the state
 
-(defun bindery--apply-state (changes &optional cause force display)
-  "Store and show CHANGES, a plist of state members, caused by request CAUSE.
-DISPLAY, a plist, is the daemon's text for those of them that have one.
+(defun bindery--mirror ()
+  "The mirror of this form's connection."
+  (bindery--conn-mirror bindery--conn))
+
+(defun bindery--revision ()
+  "The revision of the session at hand the mirror holds (0 when it holds none)."
+  (let ((held (bindery-mirror-get (bindery--mirror) bindery--session)))
+    (if held (bindery-mirror-session-revision held) 0)))
+
+(defun bindery--render-members (names &optional force)
+  "Show the state members NAMES (from the mirror) where the form shows them.
 With FORCE, fields being edited are overwritten too."
   (let (commands)
-    (cl-loop for (key value) on changes by #'cddr
-             for name = (substring (symbol-name key) 1)
-             for shown = (plist-get display key)
-             do (puthash name value bindery--state)
-             (if shown (puthash name shown bindery--display)
-               (remhash name bindery--display))
-             (let ((field (cl-find name bindery--fields
-                                   :key #'bindery--field-name :test #'equal)))
-               (cond (field (bindery--field-render field cause force))
-                     ((string-match "\\`\\(.*\\)\\.\\(enabled\\|running\\)\\'" name)
-                      (cl-pushnew (match-string 1 name) commands :test #'equal)))))
+    (dolist (name names)
+      (let ((field (cl-find name bindery--fields
+                            :key #'bindery--field-name :test #'equal)))
+        (cond (field (bindery--field-render field force))
+              ((string-match "\\`\\(.*\\)\\.\\(enabled\\|running\\)\\'" name)
+               (cl-pushnew (match-string 1 name) commands :test #'equal)))))
     (when commands (bindery--commands-update commands))))
 
-(defun bindery--field-busy-p (field cause)
-  "Non-nil if FIELD has text not yet acknowledged, other than by request CAUSE.
-Its echo would then be older than what the person has typed since."
+(defun bindery--field-busy-p (field)
+  "Non-nil if FIELD has text not sent yet, or a write not answered.
+The mirror's rule: while a write is pending the field shows what was
+typed, never a value that arrives meanwhile."
   (or (bindery--field-timer field)
-      (and (> (bindery--field-inflight field) 0)
-           (not (eql cause (bindery--field-last-id field))))))
+      (bindery-mirror-pending-p (bindery--mirror) bindery--session
+                                (bindery--field-name field))))
 
-(defun bindery--field-render (field cause &optional force)
-  "Show FIELD's value from the state; CAUSE and FORCE as `bindery--apply-state'."
+(defun bindery--field-render (field &optional force)
+  "Show FIELD's value from the state; FORCE as `bindery--render-members'."
   (let ((value (gethash (bindery--field-name field) bindery--state))
         (widget (bindery--field-widget field)))
     (pcase (bindery--field-kind field)
@@ -362,13 +371,16 @@ Its echo would then be older than what the person has typed since."
        (let ((text (bindery--field-text field)))
          ;; Never overwrite what the person is typing, nor text equal to it.
          (unless (or (equal (widget-value widget) text)
-                     (and (not force) (bindery--field-busy-p field cause)))
+                     (and (not force) (bindery--field-busy-p field)))
            (bindery--widget-set widget text))))
+      ;; A control being written shows what was chosen, until the answer.
       ('checkbox
-       (unless (eq (widget-value widget) (eq value t))
+       (unless (or (eq (widget-value widget) (eq value t))
+                   (and (not force) (bindery--field-busy-p field)))
          (bindery--widget-set widget (eq value t))))
       ('choice
-       (unless (equal (widget-value widget) value)
+       (unless (or (equal (widget-value widget) value)
+                   (and (not force) (bindery--field-busy-p field)))
          (bindery--widget-set widget value))))))
 
 (defun bindery--field-text (field)
@@ -440,25 +452,30 @@ controls, whose value is known."
 (defun bindery--field-send (field input)
   "Send INPUT, (:text TEXT) or (:value VALUE), for FIELD with `setField'.
 The daemon's refusal shows under the field; what was typed stays."
-  (let ((buffer (current-buffer))
-        (child bindery--child)
-        id)
-    (cl-incf (bindery--field-inflight field))
+  (let* ((buffer (current-buffer))
+         (child bindery--child)
+         (mirror (bindery--mirror))
+         (session bindery--session)
+         (name (bindery--field-name field))
+         id)
     (setq id (bindery--async
               bindery--conn :setField
-              (append (list :session bindery--session
-                            :field (bindery--field-name field))
-                      input)
-              :success (lambda (_result)
-                         (bindery--in buffer (bindery--with-child child
-                           (cl-decf (bindery--field-inflight field))
-                           (when (eql id (bindery--field-last-id field))
-                             (bindery--field-set-error field nil)))))
+              (append (list :session session :field name) input)
+              :success (lambda (result)
+                         (let ((answer (bindery-mirror-answer mirror id result nil)))
+                           (bindery--in buffer (bindery--with-child child
+                             (if (plist-get answer :resync)
+                                 (bindery-refresh t)
+                               (unless (bindery-mirror-pending-p mirror session name)
+                                 ;; The field holds what was written, or what the model stored.
+                                 (bindery--field-set-error field nil)
+                                 (bindery--field-render field)))))))
               :error (lambda (error)
+                       (bindery-mirror-answer mirror id nil error)
+                       ;; What was typed stays, to fix, with the refusal under it.
                        (bindery--in buffer (bindery--with-child child
-                         (cl-decf (bindery--field-inflight field))
                          (bindery--field-refused field error))))))
-    (setf (bindery--field-last-id field) id)))
+    (when id (bindery-mirror-write mirror id session name input))))
 
 (defun bindery--field-refused (field error)
   "Show ERROR, a JSON-RPC error plist answering a write of FIELD."
@@ -480,18 +497,15 @@ Then the state (a command's `enabled' above all) reflects all typing."
                      (when (bindery--field-timer field) (bindery--field-flush field))))))
              bindery--children))
   (with-timeout (2 nil)
-    (while (and (bindery--live-p)
-                (cl-some (lambda (f) (> (bindery--field-inflight f) 0))
-                         (bindery--all-fields)))
+    (while (and (bindery--live-p) (bindery--writes-pending-p))
       (accept-process-output nil 0.02))))
 
-(defun bindery--all-fields ()
-  "Return the fields of the session at hand and of every child session."
-  (let ((all (copy-sequence bindery--fields)))
-    (when bindery--children
-      (maphash (lambda (_id child) (setq all (append (bindery--child-fields child) all)))
-               bindery--children))
-    all))
+(defun bindery--writes-pending-p ()
+  "Non-nil while a write of the session at hand or of a child is not answered."
+  (let ((sessions (cons bindery--session
+                        (and bindery--children (hash-table-keys bindery--children)))))
+    (cl-some (lambda (write) (memq (plist-get write :session) sessions))
+             (bindery-mirror-pending (bindery--mirror)))))
 
 ;;; Talking to the connection
 
@@ -501,8 +515,10 @@ Then the state (a command's `enabled' above all) reflects all typing."
 
 (defun bindery--dead-message ()
   "Say that this form's session is gone."
-  (format "%s; M-x bindery-open starts a new daemon"
-          (or bindery--dead "binderyd is gone")))
+  (if bindery--waiter
+      (format "%s; reconnecting (what is typed meanwhile is not sent)" bindery--dead)
+    (format "%s; M-x bindery-open starts a new daemon"
+            (or bindery--dead "binderyd is gone"))))
 
 (defun bindery--handler (buffer)
   "Return the connection's handler of session events for the form BUFFER."
@@ -510,23 +526,36 @@ Then the state (a command's `enabled' above all) reflects all typing."
     (bindery--in buffer
       (pcase event
         ('didChange (bindery--did-change data))
+        ('lost (bindery--form-lost data))
         ('died (bindery--form-died data))))))
 
 (defun bindery--did-change (params)
-  "Apply the `didChange' PARAMS; resynchronise after a lost message.
-Also when a list's splices do not fit this form's copy of the list."
-  (let* ((revision (plist-get params :revision))
-         (cause (plist-get params :cause))
-         (step (and cause (assq cause bindery--history))))
+  "Fold the `didChange' PARAMS into the mirror and show what it changed.
+Out of step (a lost message, splices that do not fit this copy of a
+list): fetch the whole state."
+  (let* ((cause (plist-get params :cause))
+         (step (and cause (assq cause bindery--history)))
+         (folded (bindery-mirror-fold (bindery--mirror) params)))
     (when step (setcdr step t))
-    ;; Children first shown here are known before the values showing them.
-    (bindery--adopt (plist-get params :children))
-    (bindery--apply-state (plist-get params :changes) cause nil (plist-get params :display))
-    (bindery--detach (plist-get params :detached))
-    (if (or (not (bindery--apply-splices (plist-get params :splices)))
-            (and revision (/= revision (1+ bindery--revision))))
-        (bindery-refresh t)             ; out of step: resynchronise
-      (setq bindery--revision revision))))
+    (cond
+     ((plist-get folded :ignored))
+     ((plist-get folded :resync)
+      (bindery--log "session %s: %s; resynchronising" bindery--session
+                    (plist-get folded :resync))
+      (bindery-refresh t))
+     (t
+      ;; Children first shown here are known before the values showing them.
+      (bindery--adopt (plist-get folded :children))
+      (bindery--render-members (plist-get folded :changed))
+      (pcase-dolist (`(,name . ,old) (plist-get folded :spliced))
+        (let ((field (cl-find name bindery--fields :key #'bindery--field-name :test #'equal))
+              (splice (plist-get (plist-get params :splices) (intern (concat ":" name)))))
+          (when field
+            (when (eq (bindery--field-kind field) 'output)
+              (bindery--splice-output field old (plist-get splice :ops)))
+            ;; Whatever the splice left undone, the whole value.
+            (bindery--field-render field))))
+      (bindery--detach (plist-get folded :detached))))))
 
 ;;; Child view models (issue 24)
 
@@ -540,36 +569,34 @@ Also when a list's splices do not fit this form's copy of the list."
         (bindery--collect-schemas (plist-get type :schema) table))))
   table)
 
-(defun bindery--state-table (plist)
-  "Return the state PLIST as a hash table: member name -> value."
-  (let ((state (make-hash-table :test #'equal)))
-    (cl-loop for (k v) on plist by #'cddr
-             do (puthash (substring (symbol-name k) 1) v state))
-    state))
-
-(defun bindery--adopt (children &optional force)
-  "Know the child sessions CHILDREN, a plist id -> (:type :revision :state).
-New ones get their `didChange's; known ones (a resynchronisation) take
-their state, fields being edited too with FORCE."
-  (cl-loop
-   for (key entry) on children by #'cddr
-   for id = (string-to-number (substring (symbol-name key) 1))
-   for known = (gethash id bindery--children)
-   do (if known
-          (bindery--with-child known
-            (setq bindery--revision (plist-get entry :revision))
-            (bindery--apply-state (plist-get entry :state) nil force (plist-get entry :display)))
-        (let* ((type (plist-get entry :type))
+(defun bindery--adopt (ids &optional force)
+  "Know the child sessions IDS, which the mirror holds.
+New ones get their `didChange's; known ones (a resynchronisation) show
+their state again, fields being edited too with FORCE."
+  (dolist (id ids)
+    (let ((known (gethash id bindery--children))
+          (held (bindery-mirror-get (bindery--mirror) id)))
+      (cond
+       (known
+        (bindery--with-child known
+          (bindery--render-all force)))
+       (held
+        (let* ((type (bindery-mirror-session-type held))
                (child (bindery--child-create
                        :session id :type type
                        :schema (or (gethash type bindery--child-schemas)
                                    (list :type type :fields [] :commands []))
-                       :revision (or (plist-get entry :revision) 0)
-                       :state (bindery--state-table (plist-get entry :state))
-                       :display (bindery--state-table (plist-get entry :display)))))
+                       :state (bindery-mirror-session-state held)
+                       :display (bindery-mirror-session-display held))))
           (puthash id child bindery--children)
           (bindery--register bindery--conn id
-                             (bindery--child-handler (current-buffer) child))))))
+                             (bindery--child-handler (current-buffer) child))))))))
+
+(defun bindery--render-all (&optional force)
+  "Show every member of the session at hand from the mirror."
+  (let (names)
+    (maphash (lambda (name _) (push name names)) bindery--state)
+    (bindery--render-members (nreverse names) force)))
 
 (defun bindery--detach (ids)
   "Forget the child sessions IDS: the daemon closed them."
@@ -697,60 +724,11 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
         (setq bindery--indent indent))
       (mapc #'bindery--slot-finalize slots)
       (when row (setq bindery--indent under))
-      (dolist (field bindery--fields) (bindery--field-render field nil t))
+      (dolist (field bindery--fields) (bindery--field-render field t))
       (setq bindery--indent indent)
       (bindery--commands-update))))
 
-;;; List splices
-
-(defun bindery--splice (list ops)
-  "Return the vector LIST with the splice OPS applied in order.
-Each op removes `delete' elements at index `at', then inserts the
-`insert' elements there.  Return nil when an op does not fit."
-  (catch 'misfit
-    (let ((items (append list nil)))
-      (unless (vectorp ops) (throw 'misfit nil))
-      (cl-loop for op across ops
-               for at = (plist-get op :at)
-               for delete = (or (plist-get op :delete) 0)
-               for insert = (or (plist-get op :insert) [])
-               do (unless (and (natnump at) (natnump delete) (vectorp insert)
-                               (<= (+ at delete) (length items)))
-                    (throw 'misfit nil))
-               (setq items (append (cl-subseq items 0 at) insert
-                                   (nthcdr (+ at delete) items))))
-      (vconcat items))))
-
-(defun bindery--apply-splices (splices)
-  "Apply SPLICES, a `didChange' plist of member -> (:ops OPS :length N).
-Each list in the state is spliced and its lines redrawn; return nil
-if one does not fit (the list then has to be fetched again)."
-  (let ((fits t))
-    (cl-loop for (key splice) on splices by #'cddr
-             for name = (substring (symbol-name key) 1)
-             for old = (gethash name bindery--state)
-             for new = (and (vectorp old) (bindery--splice old (plist-get splice :ops)))
-             do (if (not (and new (eql (length new) (plist-get splice :length))))
-                    (progn
-                      (setq fits nil)
-                      (bindery--log "session %s: %s; resynchronising"
-                                    bindery--session
-                                    (if new
-                                        (format "the splices of %s leave %d elements, the daemon says %S"
-                                                name (length new) (plist-get splice :length))
-                                      (format "the splices of %s do not apply to %s"
-                                              name (if (vectorp old)
-                                                       (format "its %d elements" (length old))
-                                                     "a value that is not a list")))))
-                  (puthash name new bindery--state)
-                  (let ((field (cl-find name bindery--fields
-                                        :key #'bindery--field-name :test #'equal)))
-                    (when field
-                      (when (eq (bindery--field-kind field) 'output)
-                        (bindery--splice-output field old (plist-get splice :ops)))
-                      ;; Whatever the splice left undone, the whole value.
-                      (bindery--field-render field nil)))))
-    fits))
+;;; List splices: only the lines of the elements spliced
 
 (defun bindery--one-per-line-p (value)
   "Non-nil if the output VALUE shows one line per element."
@@ -925,11 +903,9 @@ With KEEP-TYPING, fields with text not yet sent keep it."
                       :success (lambda (result)
                                  (bindery--in buffer
                                    (bindery--with-child child
-                                     (setq bindery--revision (plist-get result :revision))
-                                     (bindery--adopt (plist-get result :children) (not keep-typing))
-                                     (bindery--apply-state (plist-get result :state)
-                                                           nil (not keep-typing)
-                                                           (plist-get result :display)))))))))
+                                     (bindery-mirror-take (bindery--mirror) bindery--session result)
+                                     (bindery--adopt (bindery-mirror-children-ids result) (not keep-typing))
+                                     (bindery--render-all (not keep-typing)))))))))
 
 ;;; History: the daemon's undo
 
@@ -976,20 +952,54 @@ On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and
   (interactive)
   (bindery--history-step :session/redo))
 
-(defun bindery--form-died (reason)
-  "Show that the daemon behind this form ended, for REASON."
+(defun bindery--form-stop (reason)
+  "Stop this form's timers and commands: its session ended, for REASON."
   (setq bindery--dead reason)
   (dolist (field bindery--fields)
     (when (bindery--field-timer field)
       (cancel-timer (bindery--field-timer field))
       (setf (bindery--field-timer field) nil)))
-  (bindery--commands-stop)
+  (bindery--commands-stop))
+
+(defun bindery--form-died (reason &optional next)
+  "Show that the daemon behind this form ended, for REASON.
+NEXT says what the person can do (by default, open a new form)."
+  (bindery--form-stop reason)
   (bindery--slot-set bindery--status
-                     (format "%s: this form is no longer live.\nM-x bindery-open starts a new daemon.\n"
-                             reason)
+                     (format "%s: this form is no longer live.\n%s\n"
+                             reason (or next "M-x bindery-open starts a new daemon."))
                      'bindery-error)
   (rename-buffer (replace-regexp-in-string "\\*?\\'" " (dead)\\&" (buffer-name))
                  t))
+
+(defun bindery--field-at-point ()
+  "Return the name of the field or output whose line point is on, or nil."
+  (let ((line (line-number-at-pos)))
+    (cl-loop for field in bindery--fields
+             for widget = (bindery--field-widget field)
+             for start = (cond (widget (widget-get widget :from))
+                               ((bindery--field-slot field) (car (bindery--field-slot field))))
+             when (and start (= (line-number-at-pos (marker-position start)) line))
+             return (bindery--field-name field))))
+
+(defun bindery--goto-field (name column)
+  "Move to COLUMN of the line of the field NAME, if the form has it."
+  (let ((field (cl-find name bindery--fields :key #'bindery--field-name :test #'equal)))
+    (when field
+      (let* ((widget (bindery--field-widget field))
+             (start (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
+        (goto-char (marker-position start))
+        (move-to-column column)))))
+
+(defun bindery--keeping-field-at-point (build)
+  "Call BUILD, which builds the form again; point stays in its field.
+On the same field's line and column, in every window showing the form."
+  (let ((at (bindery--field-at-point))
+        (column (current-column))
+        (windows (get-buffer-window-list (current-buffer) nil t)))
+    (funcall build)
+    (when at (bindery--goto-field at column))
+    (dolist (window windows) (set-window-point window (point)))))
 
 (defun bindery--form-killed ()
   "Close the session of the form being killed."

@@ -38,7 +38,10 @@
 ;; $BINDERYD, `binderyd' on `exec-path', or this repository's
 ;; .build/release or .build/debug, with `bindery-arguments' added, and
 ;; stops when Emacs exits (or on M-x bindery-shutdown).  Its standard
-;; error goes to *bindery-log* (M-x bindery-log).  M-x customize-group
+;; error goes to *bindery-log* (M-x bindery-log).  Through a shared
+;; daemon (`binderyd --remote auto' as `bindery-command'), a daemon that
+;; dies is reached again with backoff, and forms opened with a key are
+;; reopened, their values restored.  M-x customize-group
 ;; RET bindery lists the options; an option set to a value it cannot
 ;; use is refused with a message that names it.  See README.md.
 
@@ -61,6 +64,7 @@
     (require 'bindery-form)
     (require 'bindery-command)
     (require 'bindery-dev)
+    (require 'bindery-reattach)
     (require 'bindery-record)))
 
 (defconst bindery-version "0.1.0"
@@ -146,9 +150,11 @@ INTERACTIVE is non-nil when called as a command."
          (buffer (or (bindery--form-buffer conn session)
                      (let ((buffer (generate-new-buffer
                                     (format "*bindery: %s %d*" type session))))
+                       (bindery-mirror-take (bindery--conn-mirror conn) session opened)
                        (condition-case err
                            (with-current-buffer buffer
-                             (bindery--form-build conn schema opened key))
+                             (bindery--form-build conn schema session key
+                                                  (bindery-mirror-children-ids opened)))
                          ;; Killing the half-built form closes the session.
                          (error (kill-buffer buffer)
                                 (signal (car err) (cdr err))))

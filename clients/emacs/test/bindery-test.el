@@ -53,7 +53,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
   (bindery-test--wait
    (lambda ()
      (and (cl-notany #'bindery--field-timer bindery--fields)
-          (cl-every (lambda (f) (zerop (bindery--field-inflight f))) bindery--fields)
+          (not (bindery--writes-pending-p))
           (cl-notany #'bindery--command-ids bindery--commands)))
    "the form to settle"))
 
@@ -981,7 +981,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
               (search-forward "fullTitle: Cube")
               (setq changes nil)
               (bindery--did-change
-               (list :session session :revision (1+ bindery--revision) :changes nil
+               (list :session session :revision (1+ (bindery--revision)) :changes nil
                      :splices (list :movies
                                     (list :ops (vector (list :at 0 :delete 1 :insert [])
                                                        (list :at 1 :delete 0
@@ -1064,7 +1064,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
         (bindery-test--type "ada@exa")
         (let ((point (point)))
           (bindery--did-change (list :session bindery--session
-                                     :revision (1+ bindery--revision)
+                                     :revision (1+ (bindery--revision))
                                      :changes '(:email "stale")))
           (should (= (point) point))
           (should (string-match-p "\\[ada@exa +\\]" (bindery-test--text)))
@@ -1619,35 +1619,91 @@ TAB next, RET press, C-c C-k cancel, C-h m help
 
 ;;; A shared daemon through `binderyd --remote auto'
 
-(ert-deftest bindery-test-shared-killed-daemon-is-said ()
-  "A shared daemon killed under a form: the form says it was killed by signal 9, and
-where its log is, as the forwarder said."
+(defun bindery-test--saved-p (runtime text)
+  "Non-nil once the daemon of RUNTIME kept a keyed session holding TEXT on disk."
+  (let ((dir (concat runtime "/bindery/sessions")))
+    (and (file-directory-p dir)
+         (cl-some (lambda (file)
+                    (with-temp-buffer
+                      (insert-file-contents file)
+                      (search-forward text nil t)))
+                  (directory-files dir t "\\.json\\'")))))
+
+(ert-deftest bindery-test-shared-reconnect ()
+  "A shared daemon killed under two forms: each says it was killed by signal 9 and
+where its log is, as the forwarder said; the keyed one reconnects, its key reopened
+with the value typed (restored from disk), and what is typed next reaches the new
+daemon; the unkeyed one says its session is closed."
   (let* ((daemon (getenv "BINDERYD"))
          (runtime (make-temp-file "bindery-xdg" t))
+         (state (make-temp-file "bindery-state" t))
          (socket (concat runtime "/bindery/daemon.sock"))
-         (process-environment (cons (concat "XDG_RUNTIME_DIR=" runtime) process-environment))
+         (process-environment (append (list (concat "XDG_RUNTIME_DIR=" runtime)
+                                            (concat "XDG_STATE_HOME=" state))
+                                      process-environment))
          (bindery-arguments nil)
          (bindery-command (list daemon "--remote" "auto"))
-         form)
+         form other shown)
     (set-file-modes runtime #o700)
     (when bindery--current (bindery--stop bindery--current))
     (unwind-protect
         (progn
-          (setq form (bindery-open "email" "signup"))
-          (let ((pids (bindery-test--daemon-pids socket)))
+          (setq form (bindery-open "email" "signup")
+                other (bindery-open "email"))
+          (with-current-buffer form
+            (bindery-test--type "ada@example.com")
+            (bindery-test--settle)
+            (bindery-test--wait-text "Email is valid"))
+          ;; Written 250 ms after it changed: wait for it, as a person would not.
+          (bindery-test--wait (lambda () (bindery-test--saved-p runtime "ada@example.com"))
+                              "the keyed session on disk")
+          (let ((pids (bindery-test--daemon-pids socket))
+                (said nil))
             (should (= (length pids) 1))
-            (signal-process (string-to-number (car pids)) 'KILL)
+            ;; What the form says while it waits is gone once it is back: keep it.
             (with-current-buffer form
-              (bindery-test--wait-text
-               (regexp-quote
-                (format "binderyd died (exit 137): the daemon on %s (pid %s) was killed by signal 9 while this client was connected; its log: %s.log"
-                        socket (car pids) socket))
-               form 20))))
-      (when (buffer-live-p form) (kill-buffer form))
+              (add-hook 'after-change-functions
+                        (lambda (beg end _) (push (buffer-substring-no-properties beg end) shown))
+                        nil t))
+            (setq said (format "binderyd died (exit 137): the daemon on %s (pid %s) was killed by signal 9 while this client was connected; its log: %s.log"
+                               socket (car pids) socket))
+            (signal-process (string-to-number (car pids)) 'KILL)
+            (with-current-buffer other
+              (let ((text (bindery-test--wait-text (regexp-quote said))))
+                (should (string-match-p "Its session had no key: it ended with the daemon, and is closed" text))))
+            (with-current-buffer form
+              (bindery-test--wait-text (regexp-quote said))
+              (let ((text (bindery-test--wait-text "^Reconnected: key \"signup\" opened again, its values restored\\.")))
+                (should (string-match-p "^Email: +\\[ada@example\\.com +\\]" text))
+                (should (string-match-p "Email is valid" text))
+                (should (string-match-p (regexp-quote said) text)))
+              (should (member (concat said "\nReconnecting in 0.25 s…\n") shown))
+              (should (string-match-p "--- reconnecting in 0.25 s (attempt 1)"
+                                      (bindery-test--text (bindery--log-buffer))))
+              (should (eq (current-buffer) form))
+              (should (string-match-p (format "\\`\\*bindery: email %d\\*\\'" bindery--session)
+                                      (buffer-name)))
+              (let ((now (bindery-test--daemon-pids socket)))
+                (should (= (length now) 1))
+                (should-not (equal now pids)))
+              ;; The same buffer goes on: a new edit reaches the new daemon.
+              (bindery-test--goto-field "email")
+              (bindery-test--erase-field)
+              (bindery-test--type "grace@example.com")
+              (bindery-test--settle)
+              (should (equal (plist-get (plist-get (bindery-request :session/state
+                                                                    (list :session bindery--session)
+                                                                    bindery--conn)
+                                                   :state)
+                                        :email)
+                             "grace@example.com")))))
+      (dolist (buffer (list form other))
+        (when (buffer-live-p buffer) (kill-buffer buffer)))
       (when bindery--current (bindery--stop bindery--current))
       (dolist (pid (bindery-test--daemon-pids socket))
-        (signal-process (string-to-number pid) 'SIGTERM)))))
-
+        (signal-process (string-to-number pid) 'SIGTERM))
+      (ignore-errors (delete-directory runtime t))
+      (ignore-errors (delete-directory state t)))))
 
 (ert-deftest bindery-test-shared-remote-auto ()
   "With `bindery-command' set to the forwarder, a keyed form updates live while the
