@@ -167,29 +167,29 @@ class Mirror:
         write = self.pending.get(cause) if isinstance(cause, int) and not isinstance(cause, bool) else None
         if write is not None and write.session != held.id:
             write = None
-        changes = params.get("changes") if isinstance(params.get("changes"), dict) else {}
-        splices = params.get("splices") if isinstance(params.get("splices"), dict) else {}
+        changes: Dict[str, Any] = params.get("changes") or {}
+        splices: Dict[str, Any] = params.get("splices") or {}
         held.state.update(changes)
         applied: Dict[str, Any] = dict(changes)
         if write is not None and write.field in changes:
             self._told.add(write.id)
         for name, splice in splices.items():
-            own = write is not None and write.field == name
-            base = write.value if own else held.state.get(name)
-            spliced = apply_splice(base, splice) if own or name in held.state else None
+            own = write if write is not None and write.field == name else None
+            base = own.value if own is not None else held.state.get(name)
+            spliced = apply_splice(base, splice) if own is not None or name in held.state else None
             if spliced is None:
                 self.out_of_step.add(held.id)
                 return Fold(held, applied, {}, "a splice of %r that does not fit" % name, nothing)
             held.state[name] = applied[name] = spliced
-            if own:
-                self._told.add(write.id)  # type: ignore[union-attr]
+            if own is not None:
+                self._told.add(own.id)
         if splices and changes:
             applied = {name: applied[name] for name in held.state if name in applied}
         if isinstance(params.get("display"), dict):
             held.display.update(params["display"])
         taken = self.take_children(held, params.get("children"), params.get("detached"))
         held.revision = revision
-        return Fold(held, applied, {name: splices[name] for name in splices}, "", taken)
+        return Fold(held, applied, dict(splices), "", taken)
 
     # Children (protocol.md, "Child view models").
 
