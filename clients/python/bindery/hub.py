@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
-from .errors import ClientClosed
+from .errors import BinderyError, ClientClosed
 from .mirror import Mirror, Taken
 from .rpc import Pending, ResultHook
 from .schema import Schema, nested_schemas
@@ -57,6 +57,9 @@ class Hub(Generic[S]):
     def _attach(self, peer: Endpoint) -> None:
         """Routes the connection's didChange notifications, and its end, here."""
         self._peer = peer
+        self._route(peer)
+
+    def _route(self, peer: Endpoint) -> None:
         peer.on_did_change = self._on_did_change
         peer.on_sent = self._on_sent
         peer.on_answer = self._on_answer
@@ -148,9 +151,53 @@ class Hub(Generic[S]):
 
         def adopt(result: Any, pending: Pending) -> None:  # on the reader, before any didChange for it
             opened.append(self._adopt(type_name, key, result))
+            if key is not None:  # what a reconnect reopens it with (not restore: the daemon kept it)
+                opened[0]._open_params = {name: value for name, value in params.items() if name != "restore"}
 
         yield from self._call_flow("session/open", params, timeout, adopt)
         return opened[0]
+
+    def _release_for_reattach(self) -> Tuple[List[S], List[S]]:
+        """The shared daemon is gone: the keyed sessions opened here, to reopen after a reconnect,
+        and the others (unkeyed ones, children: a reopened parent brings new ones), closed now."""
+        with self._mirror.lock:
+            held = list(self._mirror.sessions.values())
+            self._mirror.sessions.clear()  # the old daemon's ids mean nothing to the next one
+            self._mirror.out_of_step.clear()
+        keyed = [h.owner for h in held if h.owner is not None and h.parent is None and h.owner.key is not None]
+        closed = [h.owner for h in held if h.owner is not None and h.owner not in keyed]
+        for session in closed:
+            self._end_with_daemon(session, "it had no key" if session._parent is None else
+                                  "its parent, reopened, shows new child sessions")
+        return keyed, closed
+
+    def _reattach_flow(self, peer: Endpoint, keyed: List[S], timeout: Optional[float]) -> Flow[List[S]]:
+        """After a reconnect, on the new connection (not yet the client's): initialize, then reopen
+        each keyed session with its type and key; the same Session object takes the new id,
+        revision and state (``restored`` when the daemon kept it). Returns those whose reopen
+        failed (now closed)."""
+        self._take_initialize((yield from peer.request_flow("initialize", self._initialize_params(), timeout)))
+        with self._mirror.lock:  # what an earlier attempt reopened on a connection that died since
+            self._mirror.sessions.clear()
+            self._mirror.out_of_step.clear()
+        failed: List[S] = []
+        for session in keyed:
+            def adopt(result: Any, pending: Pending, session: S = session) -> None:
+                with self._mirror.lock:
+                    session._held.id = result["session"]
+                    self._mirror.sessions[session.id] = session._held
+                    session._restored = bool(result.get("restored"))
+                    self._take_snapshot(session, result)
+            try:
+                yield from peer.request_flow("session/open", session._open_params, timeout, adopt)
+            except BinderyError as error:  # the daemon's type changed, the key is held by another type...
+                self._end_with_daemon(session, "reopening its key failed: %s" % error)
+                failed.append(session)
+        return failed
+
+    def _end_with_daemon(self, session: S, why: str) -> None:
+        session._closed_why = "the daemon it lived in ended, and %s" % why
+        self._ended(session)
 
     def _describe_flow(self, type_name: Optional[str], timeout: Optional[float]) -> Flow[List[Dict[str, Any]]]:
         params = {"type": type_name} if type_name is not None else None

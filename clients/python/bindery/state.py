@@ -105,6 +105,10 @@ class SessionBase:
         self._detached = False
         self._restored = False
         self._resyncing = False
+        #: Why it is closed, when the client closed it (its daemon ended and it did not come back).
+        self._closed_why = ""
+        #: A keyed session's session/open params: what a reconnect reopens it with.
+        self._open_params: Dict[str, Any] = {}
         # The mirror's (reentrant: a wait_until predicate may call get() while the waiter holds it).
         self._lock: "threading.RLock" = client._mirror.lock
         self._version = 0  # counts wake-ups: a waiter that saw n waits until it is no longer n
@@ -310,7 +314,8 @@ class SessionBase:
                                       % (self.id, self.type, self._parent.id if self._parent else "?"),
                                       {"session": self.id}, local=True)
         if self._closed:
-            raise UnknownSession.make("Session %d (%s) is closed" % (self.id, self.type),
+            raise UnknownSession.make("Session %d (%s) is closed%s" % (self.id, self.type,
+                                      ": " + self._closed_why if self._closed_why else ""),
                                       {"session": self.id}, local=True)
 
     def _set_params(self, field: str, value: Any) -> Dict[str, Any]:
