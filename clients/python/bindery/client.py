@@ -11,7 +11,7 @@ from .dispatcher import CallbackDispatcher
 from .endpoint import Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .reconnect import ConnectionEvent, Reconnector
+from .reconnect import ConnectionEvent, Reconnector, say
 from .session import Session
 from .socket_connection import SocketConnection, connect_socket, socket_path
 from .state import Changes
@@ -219,5 +219,6 @@ class Client(Hub[Session]):
         return list(self._keyed), closed
 
     def _tell(self, event: ConnectionEvent) -> None:
+        say(event)
         for listener in list(self._listeners):
             self._dispatcher.submit(listener, event)

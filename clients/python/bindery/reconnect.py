@@ -10,7 +10,7 @@ import logging
 import threading
 from typing import Any, Callable, Iterator, List, NamedTuple, Optional
 
-__all__ = ["ConnectionEvent", "Reconnector", "delays"]
+__all__ = ["ConnectionEvent", "Reconnector", "delays", "say"]
 
 logger = logging.getLogger("bindery")
 
@@ -42,9 +42,21 @@ class ConnectionEvent(NamedTuple):
     closed: List[Any] = []
 
 
+def say(event: ConnectionEvent) -> None:
+    """The log line of an event: warnings, so that Python's default handler prints them on stderr."""
+    if event.kind == "lost":
+        logger.warning("bindery: %s", event.error)
+    elif event.kind == "reconnecting":
+        logger.warning("bindery: reconnecting to %s in %g s…", event.path, event.delay)
+    else:
+        logger.warning("bindery: reconnected to %s; keyed sessions reopened: %d, sessions closed: %d",
+                       event.path, len(event.reopened), len(event.closed))
+
+
 class Reconnector:
-    """The reconnect loop of one client, on a thread of its own; ``attempt()`` (the client's) connects
-    and reattaches, returning the reopened and closed sessions, or raises to be tried again."""
+    """The reconnect loop of one sync client, on a thread of its own; ``attempt()`` (the client's)
+    connects and reattaches, returning the reopened and closed sessions, or raises to be tried
+    again. ``tell`` hears every event (the client says it and hands it to its callbacks)."""
 
     def __init__(self, path: str, attempt: Callable[[], Any], tell: Callable[[ConnectionEvent], None]) -> None:
         self.path = path
@@ -59,7 +71,6 @@ class Reconnector:
             return
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()  # the last loop, ending: it made the connection now lost
-        logger.warning("bindery: %s", failure)
         self._tell(ConnectionEvent("lost", self.path, error=failure))
         self._thread = threading.Thread(target=self._run, name="bindery-reconnect", daemon=True)
         self._thread.start()
@@ -73,7 +84,6 @@ class Reconnector:
     def _run(self) -> None:
         error: Optional[BaseException] = None
         for attempt, delay in enumerate(delays(), 1):
-            logger.warning("bindery: reconnecting to %s in %g s…", self.path, delay)
             self._tell(ConnectionEvent("reconnecting", self.path, delay, attempt, error))
             if self._stop.wait(delay):
                 return
@@ -85,7 +95,5 @@ class Reconnector:
                 continue
             if reopened is None:  # the client closed meanwhile
                 return
-            logger.warning("bindery: reconnected to %s; keyed sessions reopened: %d, sessions closed: %d",
-                           self.path, len(reopened), len(closed))
             self._tell(ConnectionEvent("reconnected", self.path, attempt=attempt, reopened=reopened, closed=closed))
             return

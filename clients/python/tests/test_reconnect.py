@@ -3,6 +3,7 @@ reconnects on its own (starting a new daemon), and the same keyed Session object
 the values the daemon kept (``--state``); an unkeyed session is closed."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -14,8 +15,9 @@ from typing import Any, Iterator, List
 
 import pytest
 
-from bindery import Client, DaemonExited, UnknownSession
+from bindery import AsyncClient, Client, DaemonExited, UnknownSession
 from bindery.reconnect import ConnectionEvent
+from helpers import run
 
 
 def daemons_on(path: str) -> List[int]:
@@ -79,3 +81,39 @@ def test_a_killed_shared_daemon_is_reconnected_and_keyed_sessions_reattached(
             scratch.set("email", "a@b.co")
         said = caplog.text
         assert "reconnecting to %s in 0.25 s" % path in said and "reconnected to %s" % path in said
+
+
+def test_the_asyncio_client_reconnects_too(runtime: Path, daemon_path: str) -> None:
+    path = str(runtime / "bindery" / "daemon.sock")
+
+    async def scenario() -> None:
+        async with AsyncClient(daemon_path, socket="auto", timeout=20) as client:
+            reconnected = asyncio.Event()
+            events: List[ConnectionEvent] = []
+
+            def heard(event: ConnectionEvent) -> None:
+                events.append(event)
+                if event.kind == "reconnected":
+                    reconnected.set()
+            client.on_connection(heard)
+            form = await client.open("survey", key="form-1")
+            scratch = await client.open("email")
+            changes = form.changes()
+            await form.set("name", "Ada")
+            deadline = time.monotonic() + 20
+            while not stored(runtime / "bindery" / "sessions", "Ada") and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            [pid] = daemons_on(path)
+            os.kill(pid, signal.SIGKILL)
+            await asyncio.wait_for(reconnected.wait(), 30)
+            assert events[0].kind == "lost" and isinstance(events[0].error, DaemonExited)
+            assert "killed by signal 9 (the shared daemon on %s (pid %d)" % (path, pid) in str(events[0].error)
+            assert form.restored and form.state["name"] == "Ada"
+            await form.set("companyName", "Analytical Engines")
+            assert (await form.refresh())["companyName"] == "Analytical Engines"
+            with pytest.raises(UnknownSession, match="it had no key"):
+                await scratch.set("email", "a@b.co")
+            while "Analytical Engines" not in str((await asyncio.wait_for(changes.__anext__(), 5)).get("prettyString")):
+                pass  # the change stream goes on across the reconnect
+
+    run(scenario())
