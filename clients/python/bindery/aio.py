@@ -163,8 +163,9 @@ class AsyncClient(Hub[AsyncSession]):
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
-                 splices: bool = True, socket: Optional[str] = None, start: bool = True) -> None:
-        super().__init__(daemon, args, timeout, splices)
+                 splices: bool = True, socket: Optional[str] = None, start: bool = True,
+                 display: bool = False) -> None:
+        super().__init__(daemon, args, timeout, splices, display)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
         self._socket = socket

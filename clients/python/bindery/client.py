@@ -35,7 +35,8 @@ class Client(Hub[Session]):
     (default: $BINDERYD, PATH, ~/.local/bin, then the repository's .build), ``args`` extra daemon
     arguments (``["--deterministic"]``), ``timeout`` the default for every request (None: wait as
     long as the daemon lives). ``splices=False`` does not ask for list splices (the daemon then
-    sends lists whole; ``state`` is the same either way). Thread-safe: calls from several threads
+    sends lists whole; ``state`` is the same either way). ``display=True`` asks for the daemon's text
+    of each value (``session.display``). Thread-safe: calls from several threads
     are pipelined.
 
     ``socket="auto"`` (or a path) connects to a shared daemon (``binderyd --listen``) instead of
@@ -49,8 +50,9 @@ class Client(Hub[Session]):
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
-                 splices: bool = True, socket: Optional[str] = None, start: bool = True) -> None:
-        super().__init__(daemon, args, timeout, splices)
+                 splices: bool = True, socket: Optional[str] = None, start: bool = True,
+                 display: bool = False) -> None:
+        super().__init__(daemon, args, timeout, splices, display)
         self._dispatcher = CallbackDispatcher()
         self._connection: Connection
         self._listeners: List[Callable[[ConnectionEvent], Any]] = []

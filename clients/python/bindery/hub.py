@@ -36,12 +36,13 @@ class Hub(Generic[S]):
     timeout: Optional[float] = None
 
     def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float],
-                 splices: bool = True) -> None:
+                 splices: bool = True, display: bool = False) -> None:
         #: The daemon's executable (see find_daemon) and the whole command line.
         self.daemon_path = find_daemon(daemon)
         self._argv = [self.daemon_path, *(args or [])]
         self.timeout = timeout
         self._splices = splices
+        self._display = display
         #: The capabilities the daemon agreed to in ``initialize`` (``{"splices": True}``); empty
         #: when it agreed to none, or was not initialized.
         self.capabilities: Dict[str, Any] = {}
@@ -215,7 +216,9 @@ class Hub(Generic[S]):
         # splices: the daemon may send a list's edit instead of the whole list; the mirror folds
         # it back into the whole list, so nothing changes for code that reads state.
         return {"processId": os.getpid(), "clientInfo": {"name": CLIENT_NAME, "version": __version__},
-                "capabilities": {"splices": True} if self._splices else {}}
+                # display: the daemon's text of each value, beside it (Session.display).
+                "capabilities": {**({"splices": True} if self._splices else {}),
+                                 **({"display": True} if self._display else {})}}
 
     def _take_initialize(self, result: Dict[str, Any]) -> None:
         self.protocol_version = result.get("protocolVersion")
