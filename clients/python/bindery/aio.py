@@ -11,6 +11,7 @@ from .aio_socket_connection import AsyncSocketConnection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
+from .reconnect import ConnectionEvent, delays, say
 from .schema import Schema
 from .socket_connection import socket_path
 from .state import MISSING, Changes, History, SessionBase, Snapshot
@@ -155,14 +156,15 @@ class AsyncSession(SessionBase):
 
 class AsyncClient(Hub[AsyncSession]):
     """The asyncio Client: ``async with AsyncClient() as client:``. See Client for the arguments
-    (``socket="auto"`` connects to the shared daemon, as there)."""
+    (``socket="auto"`` connects to the shared daemon, as there, and reconnects when it dies)."""
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
-                 splices: bool = True, socket: Optional[str] = None, start: bool = True) -> None:
-        super().__init__(daemon, args, timeout, splices)
+                 splices: bool = True, socket: Optional[str] = None, start: bool = True,
+                 display: bool = False) -> None:
+        super().__init__(daemon, args, timeout, splices, display)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
         self._socket = socket
@@ -172,6 +174,9 @@ class AsyncClient(Hub[AsyncSession]):
         self._connection: Optional[AsyncConnection] = None
         self._callbacks: "Optional[asyncio.Queue[Any]]" = None
         self._callback_task: "Optional[asyncio.Task[None]]" = None
+        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
+        self._reconnecting: "Optional[asyncio.Task[None]]" = None
+        self._closed = False
 
     async def start(self) -> "AsyncClient":
         """Spawns the daemon and sends initialize (``async with`` does this)."""
@@ -179,15 +184,19 @@ class AsyncClient(Hub[AsyncSession]):
             return self
         if self._socket is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
-            self._connection = await AsyncSocketConnection.open(
-                socket_path(self._socket), self.daemon_path, self._args, start=self._start_daemon,
-                framing=self._options["framing"], stderr_lines=self._options["stderr_lines"],
-                cancel_grace=self._options["cancel_grace"])
+            self._connection = await self._connect()
         else:
             self._connection = await AsyncConnection.start(self._argv, **self._options)
         self._attach(self._connection)
         await self._run(self._start_flow(self._initialize))
         return self
+
+    async def _connect(self) -> AsyncSocketConnection:
+        path = socket_path(self._socket or "auto")
+        # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
+        return await AsyncSocketConnection.open(
+            path, self.daemon_path, list(self._args), start=self._start_daemon, framing=self._options["framing"],
+            stderr_lines=self._options["stderr_lines"], cancel_grace=self._options["cancel_grace"])
 
     @classmethod
     async def connect(cls, *args: Any, **kwargs: Any) -> "AsyncClient":
@@ -213,6 +222,19 @@ class AsyncClient(Hub[AsyncSession]):
         """Sends any request and returns its result."""
         return await self._run(self._call_flow(method, params, timeout))
 
+    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
+        """As ``Client.on_connection``; the callback may be a coroutine function."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    async def wait_connected(self, timeout: Optional[float] = None) -> bool:
+        """As ``Client.wait_connected``."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not (self.alive or self._closed) and (deadline is None or loop.time() < deadline):
+            await asyncio.sleep(0.02)
+        return self.alive
+
     async def drain_callbacks(self) -> None:
         """Waits until every on_change callback queued so far has run.
 
@@ -235,6 +257,10 @@ class AsyncClient(Hub[AsyncSession]):
         """Sends shutdown and exit, awaits the daemon and the queued callbacks; its exit code."""
         if self._connection is None:
             return None
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            await asyncio.wait([self._reconnecting], timeout=timeout)
         code = await self._connection.close(timeout)
         task = self._callback_task
         if task is not None:
@@ -271,10 +297,56 @@ class AsyncClient(Hub[AsyncSession]):
             self._submit(listener, changes)
 
     def _session_ended(self, session: AsyncSession, failure: Optional[BaseException]) -> None:
+        if failure is not None and self._socket is not None and not self._closed \
+                and session.key is not None and session._parent is None:
+            return  # reopened when the client reconnects: its change streams go on
         for stream in list(session._streams):
             stream.put_nowait(_END if failure is None else self._aconn().failure())
 
-    def _submit(self, callback: AsyncChangeCallback, changes: Changes) -> None:
+    # Reconnecting to a shared daemon (reconnect.py; the sync Client does the same on a thread).
+
+    def _route(self, peer: Any) -> None:
+        super()._route(peer)
+        if self._socket is not None:
+            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
+
+    def _lost_shared(self, peer: Any, failure: Optional[BaseException]) -> None:
+        if failure is None or self._closed or peer is not self._peer:
+            return  # closed by the client, or a reconnect attempt's connection (the loop goes on)
+        keyed, gone = self._release_for_reattach()
+        self._reconnecting = asyncio.ensure_future(self._reconnect(failure, keyed, gone))
+
+    async def _reconnect(self, failure: BaseException, keyed: List[AsyncSession], gone: List[AsyncSession]) -> None:
+        path = socket_path(self._socket or "auto")
+        self._tell(ConnectionEvent("lost", path, error=failure))
+        error: Optional[BaseException] = None
+        for attempt, delay in enumerate(delays(), 1):
+            self._tell(ConnectionEvent("reconnecting", path, delay, attempt, error))
+            await asyncio.sleep(delay)
+            connection: Optional[AsyncSocketConnection] = None
+            try:
+                connection = await self._connect()
+                self._route(connection)
+                failed = await connection.run(self._reattach_flow(connection, keyed, 30.0))
+            except Exception as failed_attempt:  # no daemon yet, or it died again: the next attempt
+                error = failed_attempt
+                if connection is not None:
+                    connection.kill()
+                continue
+            if self._closed:
+                connection.kill()
+                return
+            self._connection = self._peer = connection
+            keyed = [session for session in keyed if session not in failed]
+            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=keyed, closed=gone + failed))
+            return
+
+    def _tell(self, event: ConnectionEvent) -> None:
+        say(event)
+        for listener in list(self._listeners):
+            self._submit(listener, event)
+
+    def _submit(self, callback: Callable[[Any], Any], changes: Any) -> None:
         if self._callbacks is None:
             self._callbacks = asyncio.Queue()
             self._callback_task = asyncio.ensure_future(self._run_callbacks(self._callbacks))

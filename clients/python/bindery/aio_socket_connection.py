@@ -7,10 +7,12 @@ import socket
 from functools import partial
 from typing import Optional, Sequence
 
+from . import daemon_fate
 from .aio_connection import AsyncConnection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
+from .errors import DaemonExited
 from .framing import CONTENT_LENGTH
-from .socket_connection import connect_socket
+from .socket_connection import _peer_pid, connect_socket
 
 __all__ = ["AsyncSocketConnection"]
 
@@ -31,6 +33,10 @@ class AsyncSocketConnection(AsyncConnection):
         self._ended = asyncio.Event()
         self._stderr_task = asyncio.ensure_future(asyncio.sleep(0))
         self._reader_task = asyncio.ensure_future(self.run(self.read_flow()))
+        sock = writer.get_extra_info("socket")
+        self._daemon_pid = _peer_pid(sock) if sock is not None else -1
+        self._exit_status: Optional[int] = 0
+        self._fate: Optional[str] = None
 
     @classmethod
     async def open(cls, path: str, daemon: Optional[str], args: Sequence[str], *, start: bool = True,
@@ -57,7 +63,21 @@ class AsyncSocketConnection(AsyncConnection):
             await asyncio.wait_for(self._ended.wait(), timeout)
         except asyncio.TimeoutError:
             return None
-        return 0
+        if self._fate is None and not self._closing and self._daemon_pid > 0 and daemon_fate.is_ending(self._daemon_pid):
+            # The daemon itself ended, not just this connection: how, from its supervisor's record
+            # (as the thread transport says it, socket_connection.py).
+            loop = asyncio.get_running_loop()
+            status, tail = await loop.run_in_executor(None, daemon_fate.recorded, self._daemon_pid, self.path)
+            self._exit_status = status
+            self._stderr.extend(tail)
+            self._fate = "the shared daemon on %s (pid %d); its log: %s.log" % (self.path, self._daemon_pid, self.path)
+        return self._exit_status
+
+    def failure(self) -> BaseException:
+        error = super().failure()
+        if isinstance(error, DaemonExited) and not error.reason and self._fate is not None:
+            return DaemonExited(error.returncode, error.stderr, self._fate)
+        return error
 
     async def _op_join_stderr(self, timeout: float) -> None:
         pass
@@ -97,4 +117,4 @@ class AsyncSocketConnection(AsyncConnection):
             transport.abort()
 
     def _returncode(self) -> Optional[int]:
-        return 0 if self._ended.is_set() else None
+        return self._exit_status if self._ended.is_set() else None

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 import subprocess
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Type, TypeVar
+import threading
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
 
-from .connection import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Connection
+from .connection import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Connection, _sliced_wait
 from .dispatcher import CallbackDispatcher
 from .endpoint import Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
+from .reconnect import ConnectionEvent, Reconnector, say
 from .session import Session
 from .socket_connection import SocketConnection, connect_socket, socket_path
 from .state import Changes
@@ -16,6 +18,12 @@ from .state import Changes
 __all__ = ["Client"]
 
 T = TypeVar("T")
+REATTACH_TIMEOUT = 30.0  # seconds for each request of a reattach (initialize, a reopen)
+
+
+def _sliced_wait_until(done: Callable[[], bool], timeout: Optional[float]) -> bool:
+    event = threading.Event()  # never set: a sleep that Ctrl-C interrupts
+    return _sliced_wait(lambda seconds: event.wait(min(seconds, 0.05)), done, timeout)
 
 
 class Client(Hub[Session]):
@@ -26,30 +34,42 @@ class Client(Hub[Session]):
     (default: $BINDERYD, PATH, ~/.local/bin, then the repository's .build), ``args`` extra daemon
     arguments (``["--deterministic"]``), ``timeout`` the default for every request (None: wait as
     long as the daemon lives). ``splices=False`` does not ask for list splices (the daemon then
-    sends lists whole; ``state`` is the same either way). Thread-safe: calls from several threads
+    sends lists whole; ``state`` is the same either way). ``display=True`` asks for the daemon's text
+    of each value (``session.display``). Thread-safe: calls from several threads
     are pipelined.
 
     ``socket="auto"`` (or a path) connects to a shared daemon (``binderyd --listen``) instead of
     spawning one, starting it (with ``args``) when none answers, unless ``start=False``: sessions
     opened with a ``key`` are then shared with the daemon's other clients — an editor's form, another
-    script — and ``close()`` ends this client's connection only.
+    script — and ``close()`` ends this client's connection only. When that daemon dies, the client
+    reconnects on its own (see ``on_connection``) and reopens its keyed sessions.
     """
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
                  framing: str = CONTENT_LENGTH, env: Optional[Mapping[str, str]] = None,
                  cwd: Optional[str] = None, initialize: bool = True, timeout: Optional[float] = None,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
-                 splices: bool = True, socket: Optional[str] = None, start: bool = True) -> None:
-        super().__init__(daemon, args, timeout, splices)
+                 splices: bool = True, socket: Optional[str] = None, start: bool = True,
+                 display: bool = False) -> None:
+        super().__init__(daemon, args, timeout, splices, display)
         self._dispatcher = CallbackDispatcher()
         self._connection: Connection
+        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
+        self._reconnector: Optional[Reconnector] = None
+        self._swap = threading.Lock()  # a reconnect's new connection against close()
         if socket is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
             path = socket_path(socket)
             # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
-            sock = connect_socket(path, self.daemon_path, list(args or ()), start=start)
-            self._connection = SocketConnection(sock, path, framing=framing, stderr_lines=stderr_lines,
-                                                cancel_grace=cancel_grace)
+            daemon_args = list(args or ())
+
+            def connect() -> SocketConnection:
+                sock = connect_socket(path, self.daemon_path, daemon_args, start=start)
+                return SocketConnection(sock, path, framing=framing, stderr_lines=stderr_lines,
+                                        cancel_grace=cancel_grace)
+            self._connect = connect
+            self._connection = connect()
+            self._reconnector = Reconnector(path, self._reconnect, self._tell)
         else:
             self._connection = Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                           cancel_grace=cancel_grace)
@@ -90,6 +110,20 @@ class Client(Hub[Session]):
         """Sends any request and returns its result (errors raise the matching BinderyError)."""
         return self._run(self._call_flow(method, params, timeout))
 
+    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
+        """Calls ``callback(event)`` on the callback thread when a shared daemon (``socket=``) dies
+        under the client and as it reconnects: ``event.kind`` is "lost" (``event.error``: the
+        DaemonExited, saying how it ended), "reconnecting" (``event.delay``: seconds before the
+        next attempt) or "reconnected" (``event.reopened``: the keyed sessions, the same objects;
+        ``event.closed``: those that did not come back). Returns a function that removes it."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def wait_connected(self, timeout: Optional[float] = None) -> bool:
+        """Blocks until the client is connected (after a reconnect: its keyed sessions reopened);
+        False when ``timeout`` passes first or the client is closed."""
+        return _sliced_wait_until(lambda: self.alive or self._closed, timeout) and self.alive
+
     def drain_callbacks(self, timeout: Optional[float] = None) -> bool:
         """Waits until every on_change callback queued so far has run; False on timeout.
 
@@ -108,6 +142,10 @@ class Client(Hub[Session]):
 
     def close(self, timeout: float = 5.0) -> Optional[int]:
         """Sends shutdown and exit, waits for the daemon, runs pending callbacks; its exit code."""
+        with self._swap:
+            self._closed = True
+        if self._reconnector is not None:
+            self._reconnector.stop(timeout)
         code = self._connection.close(timeout)
         self._dispatcher.stop(timeout)
         return code
@@ -138,3 +176,48 @@ class Client(Hub[Session]):
 
     def _start_failed(self) -> None:
         self._dispatcher.stop()
+
+    # Reconnecting to a shared daemon (reconnect.py).
+
+    _closed = False
+    _keyed: List[Session] = []  # the keyed sessions a reconnect reopens
+    _gone: List[Session] = []  # the sessions the daemon's end closed, until "reconnected" says so
+
+    def _route(self, peer: Any) -> None:
+        super()._route(peer)
+        if self._reconnector is not None or isinstance(peer, SocketConnection):
+            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
+
+    def _lost_shared(self, peer: Any, failure: Optional[BaseException]) -> None:
+        """The shared daemon's connection ended (on its reader): unless the client closed it, or it
+        was a reconnect attempt's (that loop tries again), reconnect."""
+        if failure is None or self._reconnector is None or self._closed or peer is not self._peer:
+            return
+        self._keyed, self._gone = self._release_for_reattach()
+        self._reconnector.start(failure)
+
+    def _reconnect(self) -> Tuple[Optional[List[Session]], List[Session]]:
+        """One attempt: connect (starting a daemon when none answers), initialize, reopen the keyed
+        sessions; only then is the new connection the client's. (None, []) when closed meanwhile."""
+        connection = self._connect()
+        self._route(connection)
+        try:
+            failed = connection.run(self._reattach_flow(connection, self._keyed, REATTACH_TIMEOUT))
+        except BaseException:
+            connection.kill()
+            raise
+        self._keyed = [session for session in self._keyed if session not in failed]
+        self._gone += failed
+        with self._swap:
+            if self._closed:
+                connection.kill()
+                return None, []
+            self._connection = connection
+            self._peer = connection
+        closed, self._gone = self._gone, []
+        return list(self._keyed), closed
+
+    def _tell(self, event: ConnectionEvent) -> None:
+        say(event)
+        for listener in list(self._listeners):
+            self._dispatcher.submit(listener, event)

@@ -2,22 +2,23 @@
 
 The hooks here run on the connection's reader, in the order messages arrive: a session is
 registered the moment its ``session/open`` response is read (so no didChange for it can be
-missed), didChange updates its mirror before the response that follows it wakes anyone, and a
-gap in revisions triggers a ``session/state`` resync. The calls are flows (see endpoint.py) that
+missed), didChange is folded into the mirror (mirror.py) before the response that follows it wakes
+anyone, and a session the mirror finds out of step gets a ``session/state`` resync. The calls are flows (see endpoint.py) that
 the two clients run, blocking (client.py) or awaiting (aio.py).
 """
 from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
-from .errors import ClientClosed
+from .errors import BinderyError, ClientClosed
+from .mirror import Mirror, Taken
 from .rpc import Pending, ResultHook
 from .schema import Schema, nested_schemas
-from .state import Changes, SessionBase, child_refs
+from .state import Changes, SessionBase
 from .values import encode
 
 __all__ = ["Hub", "CLIENT_NAME"]
@@ -35,17 +36,19 @@ class Hub(Generic[S]):
     timeout: Optional[float] = None
 
     def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float],
-                 splices: bool = True) -> None:
+                 splices: bool = True, display: bool = False) -> None:
         #: The daemon's executable (see find_daemon) and the whole command line.
         self.daemon_path = find_daemon(daemon)
         self._argv = [self.daemon_path, *(args or [])]
         self.timeout = timeout
         self._splices = splices
+        self._display = display
         #: The capabilities the daemon agreed to in ``initialize`` (``{"splices": True}``); empty
         #: when it agreed to none, or was not initialized.
         self.capabilities: Dict[str, Any] = {}
         self._peer: Optional[Endpoint] = None
-        self._sessions: Dict[int, S] = {}
+        #: Every session held (opened here, and their children), and the writes not yet answered.
+        self._mirror = Mirror()
         self._schemas: Dict[str, Schema] = {}
         #: ``serverInfo`` from initialize: {name, version}.
         self.server_info: Dict[str, Any] = {}
@@ -55,7 +58,12 @@ class Hub(Generic[S]):
     def _attach(self, peer: Endpoint) -> None:
         """Routes the connection's didChange notifications, and its end, here."""
         self._peer = peer
+        self._route(peer)
+
+    def _route(self, peer: Endpoint) -> None:
         peer.on_did_change = self._on_did_change
+        peer.on_sent = self._on_sent
+        peer.on_answer = self._on_answer
         peer.on_lost.append(self._on_lost)
 
     def _conn(self) -> Endpoint:
@@ -93,6 +101,8 @@ class Hub(Generic[S]):
             self._session_ended(session, None)
 
     def _on_lost(self, failure: Optional[BaseException]) -> None:
+        with self._mirror.lock:
+            self._mirror.forget_writes()
         for session in list(self._sessions.values()):
             if failure is None:
                 session._mark_closed()
@@ -142,9 +152,53 @@ class Hub(Generic[S]):
 
         def adopt(result: Any, pending: Pending) -> None:  # on the reader, before any didChange for it
             opened.append(self._adopt(type_name, key, result))
+            if key is not None:  # what a reconnect reopens it with (not restore: the daemon kept it)
+                opened[0]._open_params = {name: value for name, value in params.items() if name != "restore"}
 
         yield from self._call_flow("session/open", params, timeout, adopt)
         return opened[0]
+
+    def _release_for_reattach(self) -> Tuple[List[S], List[S]]:
+        """The shared daemon is gone: the keyed sessions opened here, to reopen after a reconnect,
+        and the others (unkeyed ones, children: a reopened parent brings new ones), closed now."""
+        with self._mirror.lock:
+            held = list(self._mirror.sessions.values())
+            self._mirror.sessions.clear()  # the old daemon's ids mean nothing to the next one
+            self._mirror.out_of_step.clear()
+        keyed = [h.owner for h in held if h.owner is not None and h.parent is None and h.owner.key is not None]
+        closed = [h.owner for h in held if h.owner is not None and h.owner not in keyed]
+        for session in closed:
+            self._end_with_daemon(session, "it had no key" if session._parent is None else
+                                  "its parent, reopened, shows new child sessions")
+        return keyed, closed
+
+    def _reattach_flow(self, peer: Endpoint, keyed: List[S], timeout: Optional[float]) -> Flow[List[S]]:
+        """After a reconnect, on the new connection (not yet the client's): initialize, then reopen
+        each keyed session with its type and key; the same Session object takes the new id,
+        revision and state (``restored`` when the daemon kept it). Returns those whose reopen
+        failed (now closed)."""
+        self._take_initialize((yield from peer.request_flow("initialize", self._initialize_params(), timeout)))
+        with self._mirror.lock:  # what an earlier attempt reopened on a connection that died since
+            self._mirror.sessions.clear()
+            self._mirror.out_of_step.clear()
+        failed: List[S] = []
+        for session in keyed:
+            def adopt(result: Any, pending: Pending, session: S = session) -> None:
+                with self._mirror.lock:
+                    session._held.id = result["session"]
+                    self._mirror.sessions[session.id] = session._held
+                    session._restored = bool(result.get("restored"))
+                    self._take_snapshot(session, result)
+            try:
+                yield from peer.request_flow("session/open", session._open_params, timeout, adopt)
+            except BinderyError as error:  # the daemon's type changed, the key is held by another type...
+                self._end_with_daemon(session, "reopening its key failed: %s" % error)
+                failed.append(session)
+        return failed
+
+    def _end_with_daemon(self, session: S, why: str) -> None:
+        session._closed_why = "the daemon it lived in ended, and %s" % why
+        self._ended(session)
 
     def _describe_flow(self, type_name: Optional[str], timeout: Optional[float]) -> Flow[List[Dict[str, Any]]]:
         params = {"type": type_name} if type_name is not None else None
@@ -162,7 +216,9 @@ class Hub(Generic[S]):
         # splices: the daemon may send a list's edit instead of the whole list; the mirror folds
         # it back into the whole list, so nothing changes for code that reads state.
         return {"processId": os.getpid(), "clientInfo": {"name": CLIENT_NAME, "version": __version__},
-                "capabilities": {"splices": True} if self._splices else {}}
+                # display: the daemon's text of each value, beside it (Session.display).
+                "capabilities": {**({"splices": True} if self._splices else {}),
+                                 **({"display": True} if self._display else {})}}
 
     def _take_initialize(self, result: Dict[str, Any]) -> None:
         self.protocol_version = result.get("protocolVersion")
@@ -194,6 +250,16 @@ class Hub(Generic[S]):
         """Open sessions, oldest first."""
         return [self._sessions[i] for i in sorted(self._sessions)]
 
+    @property
+    def _sessions(self) -> Dict[int, S]:
+        """The sessions the mirror holds, by id (a copy)."""
+        with self._mirror.lock:
+            return {ident: held.owner for ident, held in self._mirror.sessions.items() if held.owner is not None}
+
+    def _session(self, ident: Any) -> Optional[S]:
+        held = self._mirror.sessions.get(ident)
+        return held.owner if held is not None else None
+
     # Building requests.
 
     def _open_params(self, type_name: str, args: Optional[Dict[str, Any]], observe: Optional[Sequence[str]],
@@ -216,141 +282,104 @@ class Hub(Generic[S]):
             params["restore"] = dict(restore)
         return params
 
-    # Reader hooks.
+    # Reader hooks: fold into the mirror, then act on what it says.
 
     def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any]) -> S:
         """The Session for a session/open result; a keyed reopen returns the object already held."""
-        session_id = result["session"]
-        existing = self._sessions.get(session_id)
-        if existing is not None:
-            existing._restored = bool(result.get("restored"))
-            self._take_snapshot(existing, result)
-            return existing
-        session = self._new_session(session_id, type_name, key, result.get("state") or {},
-                                    result.get("revision", 0))
-        session._restored = bool(result.get("restored"))
-        self._sessions[session_id] = session
-        self._take_children(session, result.get("children") or {}, whole=True)
-        return session
+        with self._mirror.lock:
+            existing = self._session(result["session"])
+            if existing is not None:
+                existing._restored = bool(result.get("restored"))
+                self._take_snapshot(existing, result)
+                return existing
+            session = self._new_session(result["session"], type_name, key, result.get("state") or {},
+                                        result.get("revision", 0))
+            session._restored = bool(result.get("restored"))
+            if isinstance(result.get("display"), dict):
+                session._held.display.update(result["display"])
+            self._act(self._mirror.take_children(session._held, result.get("children"), whole=True))
+            return session
 
     def _take_snapshot(self, session: S, result: Dict[str, Any], whole: bool = True) -> None:
         """A whole state (session/open of a held key, session/state, session/observe) replaces the
         mirror; the difference is delivered as a change set with ``resync=True``. ``whole``: the
         result lists every child under the session (session/open, session/state; not
         session/observe), whose mirrors are replaced too; a child it no longer lists is detached."""
-        changes = session._apply_snapshot(result.get("revision"), result.get("state") or {})
-        self._take_children(session, result.get("children") or {}, whole=whole)
-        if changes:
+        with self._mirror.lock:
+            diff, taken = self._mirror.take_state(session._held, result, whole)
+            self._act(taken)
+            self._deliver_or_touch(session, Changes(diff, session.id, session._revision, None, resync=True))
+
+    def _deliver_or_touch(self, session: S, changes: Changes) -> None:
+        if changes or changes.splices:
             self._deliver(session, changes)
         else:
             self._touch(session)
 
-    # Child view models (protocol.md, "Child view models"): each a session of its own.
+    def _act(self, taken: Taken) -> None:
+        """Children a message gave: a Session for each new one, a resync change set for each given
+        again, and those dropped detached (with every session under them)."""
+        for held in taken.made:
+            self._new_session(held.id, held.type, None, held.state, held.revision)
+        for held, diff in taken.given_again:
+            if held.owner is not None:
+                self._deliver_or_touch(held.owner, Changes(diff, held.id, held.revision, None, resync=True))
+        for held in taken.dropped:
+            if held.owner is not None:
+                held.owner._detached = True
+                self._ended(held.owner)
 
-    def _take_children(self, parent: S, children: Mapping[str, Any], whole: bool = False) -> None:
-        """Adopts a message's ``children`` (``{"<id>": {type, revision, state}}``): a new id is a new
-        child session, a known one has its mirror replaced (a resync). Then every session of the
-        tree learns its parent. ``whole``: the message lists every child under ``parent``
-        (session/open, session/state), so one held here and not listed is detached."""
-        known = self._descendants(parent) if whole else []
-        listed = set()
-        for key, entry in children.items():
-            try:
-                ident = int(key)
-            except ValueError:
-                continue
-            listed.add(ident)
-            if not isinstance(entry, dict):
-                continue
-            existing = self._sessions.get(ident)
-            if existing is not None:
-                changes = existing._apply_snapshot(entry.get("revision"), entry.get("state") or {})
-                if changes:
-                    self._deliver(existing, changes)
-                else:
-                    self._touch(existing)
-                continue
-            self._sessions[ident] = self._new_session(ident, str(entry.get("type")), None, entry.get("state") or {},
-                                                      entry.get("revision", 0))
-        self._link(parent)
-        for session in known:
-            if session.id not in listed:
-                self._detach(session)
-
-    def _link(self, parent: S) -> None:
-        """Sets ``parent`` of every session the tree under ``parent`` shows."""
-        todo, seen = [parent], {parent.id}
-        while todo:
-            session = todo.pop()
-            with session._lock:
-                idents = child_refs(session._state)
-            for ident in idents:
-                child = self._sessions.get(ident)
-                if child is not None and ident not in seen:
-                    seen.add(ident)
-                    child._parent = session
-                    todo.append(child)
-
-    def _descendants(self, session: S) -> List[S]:
-        """Every held session under ``session`` (children, their children...)."""
-        found: List[S] = []
-        frontier = {session.id}
-        while frontier:
-            below = [s for s in self._sessions.values() if s._parent is not None and s._parent.id in frontier
-                     and s not in found]
-            found += below
-            frontier = {s.id for s in below}
-        return found
-
-    def _detach(self, session: S) -> None:
-        """The daemon closed a child session (its parent no longer shows it): it and every session
-        under it are closed here, their waiters woken and their change streams ended."""
-        for gone in [session] + self._descendants(session):
-            gone._detached = True
-        self._forget(session)
+    def _ended(self, session: S) -> None:
+        session._mark_closed()
+        self._touch(session)
 
     def _forget(self, session: S) -> None:
-        session._mark_closed()
-        self._sessions.pop(session.id, None)
-        self._touch(session)
-        for child in self._descendants(session):  # closing a parent closes its children
-            child._mark_closed()
-            self._sessions.pop(child.id, None)
-            self._touch(child)
+        """The session is closed (session/close, or the daemon no longer has it), and so is every
+        session under it."""
+        with self._mirror.lock:
+            for held in self._mirror.drop(session.id) or [session._held]:
+                if held.owner is not None:
+                    self._ended(held.owner)
 
     def _on_did_change(self, params: Dict[str, Any]) -> None:
-        session = self._sessions.get(params.get("session"))  # type: ignore[arg-type]
-        if session is None:
-            logger.debug("bindery: didChange for session %r, not open here", params.get("session"))
-            return
-        written = self._written(params) if "splices" in params else None
-        children = params.get("children")
-        if isinstance(children, dict):  # new children first: the parent's listeners may ask for them
-            self._take_children(session, children)
-        changes, out_of_step = session._apply_did_change(params, written)
-        if isinstance(children, dict):
-            self._link(session)
-        for ident in params.get("detached") or []:
-            gone = self._sessions.get(ident)
-            if gone is not None:
-                self._detach(gone)
-        if changes:
-            self._deliver(session, changes)
-        else:
-            self._touch(session)  # only splices that did not fit: the resync delivers them
+        with self._mirror.lock:
+            fold = self._mirror.did_change(params)
+            if fold is None:
+                session = self._session(params.get("session"))
+                if session is None:
+                    logger.debug("bindery: didChange for session %r, not open here", params.get("session"))
+                    return
+                # Out of step: ignored until session/state answers (asked again if that failed).
+            else:
+                session = fold.held.owner
+                self._act(fold.taken)
+                self._deliver_or_touch(session, Changes(fold.changes, session.id, session._revision,
+                                                        params.get("cause"), splices=fold.splices))
+            out_of_step = session._held.id in self._mirror.out_of_step
         if out_of_step:
-            self._resync(session, out_of_step)
+            self._resync(session, fold.out_of_step if fold is not None else "")
 
-    def _written(self, params: Dict[str, Any]) -> Dict[str, Any]:
-        """The field and value of the setField that caused this didChange, if one did: the daemon
-        counts what a client writes as sent (no echo), so it splices that field from that value."""
-        cause = params.get("cause")
-        pending = self._conn().pending(cause) if isinstance(cause, int) and not isinstance(cause, bool) else None
-        write = pending.params if pending is not None and pending.method == "setField" else None
-        if not isinstance(write, dict) or write.get("session") != params.get("session") \
-                or not isinstance(write.get("field"), str) or "value" not in write:
-            return {}
-        return {write["field"]: write["value"]}
+    def _on_sent(self, pending: Pending) -> None:
+        """A request is about to be written: a setField's value is what the mirror holds when it is
+        answered (no echo), and what a splice of that field caused by it applies to."""
+        params = pending.params
+        if pending.method == "setField" and isinstance(params, dict) and isinstance(params.get("session"), int) \
+                and isinstance(params.get("field"), str) and "value" in params:
+            with self._mirror.lock:
+                self._mirror.write_sent(pending.id, params["session"], params["field"], params["value"])
+
+    def _on_answer(self, pending: Pending, result: Any, error: Optional[BaseException]) -> None:
+        """A response, before its caller wakes: a write answered is folded by the echo rule."""
+        if pending.method != "setField":
+            return
+        with self._mirror.lock:
+            held = self._mirror.answered(pending.id, result, failed=error is not None)
+            if held is None or held.owner is None:
+                return
+            self._touch(held.owner)
+            behind = held.id in self._mirror.out_of_step
+        if behind:
+            self._resync(held.owner)
 
     def _resync(self, session: S, why: str = "") -> None:
         """Asks for session/state without waiting; the snapshot replaces the mirror when it comes.
@@ -375,21 +404,13 @@ class Hub(Generic[S]):
             session._resyncing = False
             logger.debug("bindery: could not resync session %d", session.id, exc_info=True)
 
-    def _after_set(self, session: S, field: str, value: Any) -> ResultHook:
-        """The on_result hook of a setField: store the written value (no echo), check the revision."""
-        def hook(result: Any, pending: Pending) -> None:
-            revision = result.get("revision") if isinstance(result, dict) else None
-            lost = session._store_written(field, value, pending.caused, revision)
-            self._touch(session)
-            if lost:
-                self._resync(session)
-        return hook
-
     def _after_history(self, session: S) -> ResultHook:
         """The on_result hook of session/undo and session/redo: their didChanges came first (cause:
         this request) and carry the restored fields; a revision beyond the mirror's means one was lost."""
         def hook(result: Any, pending: Pending) -> None:
-            if session._is_behind(result.get("revision") if isinstance(result, dict) else None):
+            with self._mirror.lock:
+                behind = self._mirror.behind(session._held, result.get("revision") if isinstance(result, dict) else None)
+            if behind:
                 self._resync(session)
         return hook
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
 from .errors import BinderyError, InvalidParams, error_from_json
 from .framing import CONTENT_LENGTH, FrameDecoder, encode_frame
@@ -58,8 +58,7 @@ class Pending:
 
     ``on_result(result, pending)`` runs on the reader before any waiter wakes (so follow-up state
     is in place first); it runs even when the caller stopped waiting (timeout, interrupt), since
-    the daemon still acted. ``caused`` collects ``(session, member)`` pairs of didChange
-    notifications whose ``cause`` is this request.
+    the daemon still acted.
     """
 
     def __init__(self, request_id: int, method: str, params: Any,
@@ -69,7 +68,6 @@ class Pending:
         self.params = params
         self.on_result = on_result
         self.on_error = on_error
-        self.caused: Set[Tuple[Any, str]] = set()
         self.abandoned = False
         self.done = False
         self.result: Any = None
@@ -117,6 +115,11 @@ class RpcPeer:
         self._failed = False  # set by fail_all: no request may be registered after it
         #: Called on the reader with a didChange's params.
         self.on_did_change: Optional[Callable[[Dict[str, Any]], None]] = None
+        #: Called with each request once it has its id, before a byte of it is written.
+        self.on_sent: Optional[Callable[[Pending], None]] = None
+        #: Called on the reader with each response (the request, its result, its error) before
+        #: the request's own hooks run and its caller wakes.
+        self.on_answer: Optional[Callable[[Pending, Any, Optional[BaseException]], None]] = None
         #: Called on the reader with (method, params) for other notifications from the daemon.
         self.notification_handlers: List[Callable[[str, Any], None]] = []
         #: Called with error responses that name no pending request (id null: unreadable input).
@@ -172,6 +175,8 @@ class RpcPeer:
             self.check_usable()
             raise RuntimeError("bindery: the connection is gone")
         try:
+            if self.on_sent is not None:
+                self.on_sent(pending)
             self.send_body(self._body(method, params, request_id, params_json))
         except BaseException:
             with self._lock:
@@ -240,17 +245,6 @@ class RpcPeer:
 
     def _handle_notification(self, method: str, params: Any) -> None:
         if method == "didChange" and isinstance(params, dict):
-            cause = params.get("cause")
-            session = params.get("session")
-            changes = params.get("changes")
-            splices = params.get("splices")
-            if isinstance(cause, int) and isinstance(changes, dict):
-                with self._lock:
-                    pending = self._pending.get(cause)
-                if pending is not None:
-                    pending.caused.update((session, name) for name in changes)
-                    if isinstance(splices, dict):  # a list sent as its edit was sent all the same
-                        pending.caused.update((session, name) for name in splices)
             if self.on_did_change is not None:
                 self.on_did_change(params)
             return
@@ -271,11 +265,20 @@ class RpcPeer:
                 if not self.orphan_error_handlers:
                     logger.warning("bindery: error for no pending request (id %r): %s", request_id, error)
                 return
+            self._answer(pending, None, error)
             pending.finish(error=error)
         elif pending is not None:
+            self._answer(pending, message.get("result"), None)
             pending.finish(result=message.get("result"))
         else:
             logger.debug("bindery: response for unknown id %r dropped", request_id)
+
+    def _answer(self, pending: Pending, result: Any, error: Optional[BaseException]) -> None:
+        try:
+            if self.on_answer is not None:
+                self.on_answer(pending, result, error)
+        except Exception:  # a hook bug must not kill the reader
+            logger.exception("bindery: folding the answer to %s failed", pending.method)
 
     def fail_all(self, make_error: Callable[[], BaseException]) -> None:
         """Fails every pending request at once, each with its own exception instance."""

@@ -1,7 +1,7 @@
 """A session's local mirror and its calls, shared by the sync and asyncio sessions.
 
-Everything that mutates the mirror runs on the connection's reader (thread or task) under
-``lock``. The calls (``set``, ``invoke``, ``wait_until``, ...) are flows (see endpoint.py): the
+The session's data is its entry in the client's mirror (mirror.py), which the connection's reader
+(thread or task) folds into under the mirror's lock. The calls (``set``, ``invoke``, ``wait_until``, ...) are flows (see endpoint.py): the
 public session classes only run them, blocking (session.py) or awaiting (aio.py), and deliver
 changes to their listeners.
 """
@@ -10,14 +10,13 @@ from __future__ import annotations
 import threading
 import time
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Set, Tuple, TypedDict, TypeVar,
-    cast, overload,
+    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, TypedDict, TypeVar, cast, overload,
 )
 
 from .endpoint import WAIT_CHANGE, Flow
 from .errors import UnknownSession, WaitTimeout
+from .mirror import child_ref, child_refs
 from .schema import Schema
-from .splices import apply_splice
 from .values import converts, decode, encode
 
 if TYPE_CHECKING:
@@ -27,26 +26,6 @@ __all__ = ["Changes", "SessionBase", "MISSING", "History", "Snapshot"]
 
 
 _Self = TypeVar("_Self", bound="SessionBase")
-
-
-def child_ref(value: Any) -> Optional[int]:
-    """The session id of a child as a parent's state shows it (``{"session": id}``), else None."""
-    if isinstance(value, dict) and len(value) == 1:
-        ident = value.get("session")
-        if isinstance(ident, int) and not isinstance(ident, bool):
-            return ident
-    return None
-
-
-def child_refs(state: Mapping[str, Any]) -> List[int]:
-    """Every child session id a state shows, in member order (rows in their order)."""
-    found: List[int] = []
-    for value in state.values():
-        for item in value if isinstance(value, list) else [value]:
-            ident = child_ref(item)
-            if ident is not None:
-                found.append(ident)
-    return found
 
 
 class _Missing:
@@ -117,35 +96,63 @@ class SessionBase:
     def __init__(self, client: "Hub[Any]", session_id: int, type_name: str, schema: Optional[Schema],
                  key: Optional[str], state: Dict[str, Any], revision: int) -> None:
         self._hub = client
-        self.id = session_id
         self.type = type_name
         self.schema = schema
         self.key = key
-        self._state: Dict[str, Any] = dict(state)
-        self._revision = revision
+        #: This session in the client's mirror: its id, revision, state, display, parent.
+        self._held = client._mirror.hold(session_id, type_name, revision, state, owner=self)
         self._closed = False
         self._detached = False
-        #: The session whose state shows this one (a child view model), else None.
-        self._parent: Optional["SessionBase"] = None
         self._restored = False
         self._resyncing = False
-        self._stale: Set[str] = set()  # lists whose splice did not fit: out of step until a whole value
-        # Reentrant: a wait_until predicate may call get() while the waiter holds the lock.
-        self._lock = threading.RLock()
+        #: Why it is closed, when the client closed it (its daemon ended and it did not come back).
+        self._closed_why = ""
+        #: A keyed session's session/open params: what a reconnect reopens it with.
+        self._open_params: Dict[str, Any] = {}
+        # The mirror's (reentrant: a wait_until predicate may call get() while the waiter holds it).
+        self._lock: "threading.RLock" = client._mirror.lock
         self._version = 0  # counts wake-ups: a waiter that saw n waits until it is no longer n
         self._listeners: List[Callable[[Changes], Any]] = []
 
     # Read-only views.
 
     @property
+    def id(self) -> int:
+        """The daemon's id of this session (a keyed session reattached after a reconnect has a new one)."""
+        return self._held.id
+
+    @property
     def state(self) -> Dict[str, Any]:
         """The live state: every observed member by name, kept current by the client."""
-        return self._state
+        return self._held.state
+
+    @property
+    def display(self) -> Dict[str, Any]:
+        """With ``Client(display=True)``: the daemon's text of each member that is not a string, a
+        list or a child (``"0.5"``, ``"circle(radius: 1.5)"``), kept current beside ``state``."""
+        return self._held.display
 
     @property
     def revision(self) -> int:
         """The revision of the last change applied (0 when opened)."""
-        return self._revision
+        return self._held.revision
+
+    @property
+    def _state(self) -> Dict[str, Any]:
+        return self._held.state
+
+    @property
+    def _revision(self) -> int:
+        return self._held.revision
+
+    @property
+    def _parent(self) -> Optional["SessionBase"]:
+        """The session whose state shows this one (a child view model), else None."""
+        return self._held.parent.owner if self._held.parent is not None else None
+
+    @_parent.setter
+    def _parent(self, parent: Optional["SessionBase"]) -> None:
+        self._held.parent = parent._held if parent is not None else None
 
     @property
     def closed(self) -> bool:
@@ -237,7 +244,7 @@ class SessionBase:
             return [self._child_session(name, item) for item in items or [] if item is not None]
         with self._lock:
             idents = child_refs(self._state)
-        found = [self._hub._sessions.get(ident) for ident in idents]
+        found = [self._hub._session(ident) for ident in idents]
         return [cast(_Self, session) for session in found if session is not None]
 
     def _child_kind(self, name: str, value: Any) -> str:
@@ -252,7 +259,7 @@ class SessionBase:
 
     def _child_session(self: _Self, name: str, value: Any) -> _Self:
         ident = child_ref(value)
-        session = self._hub._sessions.get(ident) if ident is not None else None
+        session = self._hub._session(ident) if ident is not None else None
         if session is None:
             raise UnknownSession.make("%s.%s shows %r, a child session this client does not hold"
                                       % (self.type, name, value), {"session": ident}, local=True)
@@ -307,7 +314,8 @@ class SessionBase:
                                       % (self.id, self.type, self._parent.id if self._parent else "?"),
                                       {"session": self.id}, local=True)
         if self._closed:
-            raise UnknownSession.make("Session %d (%s) is closed" % (self.id, self.type),
+            raise UnknownSession.make("Session %d (%s) is closed%s" % (self.id, self.type,
+                                      ": " + self._closed_why if self._closed_why else ""),
                                       {"session": self.id}, local=True)
 
     def _set_params(self, field: str, value: Any) -> Dict[str, Any]:
@@ -339,76 +347,6 @@ class SessionBase:
         if self.schema is not None:
             self.schema.check_members(names, self.id)
         return {"session": self.id, "properties": names}
-
-    # Updates: called on the reader, in arrival order.
-
-    def _apply_did_change(self, params: Dict[str, Any], written: Optional[Dict[str, Any]] = None
-                          ) -> Tuple[Changes, str]:
-        """Applies a didChange; returns its change set, and why the client is out of step and must
-        resync ("" when it is not): a gap in revisions, or a splice that does not fit.
-
-        ``written`` holds the field a setField that caused this didChange wrote: the daemon counts
-        that value as sent, so a splice of that field applies to it, not to the mirror's older one.
-        """
-        revision = params.get("revision")
-        changes = params.get("changes") or {}
-        splices = params.get("splices") or {}
-        with self._lock:
-            gap = not isinstance(revision, int) or revision != self._revision + 1
-            why = "revision %r after %d: a didChange was lost" % (revision, self._revision) if gap else ""
-            self._state.update(changes)
-            self._stale.difference_update(changes)  # a whole value puts a list back in step
-            applied: Dict[str, Any] = dict(changes)
-            spliced: Dict[str, Any] = {}
-            for name, splice in splices.items():
-                new = None if gap else self._splice(name, splice, written or {})
-                if new is None:
-                    self._stale.add(name)  # never fold a splice into a list that may be wrong
-                    continue
-                self._state[name] = applied[name] = new
-                spliced[name] = splice
-            if changes and spliced:  # declaration order, as the mirror has it
-                applied = {name: applied[name] for name in self._state if name in applied}
-            if isinstance(revision, int):
-                self._revision = revision
-        if len(spliced) < len(splices) and not why:
-            why = "a list splice that does not fit"
-        return Changes(applied, self.id, self._revision, params.get("cause"), splices=spliced), why
-
-    def _splice(self, name: str, splice: Any, written: Dict[str, Any]) -> Optional[List[Any]]:
-        """The new value of a spliced list member; None when it cannot be known here."""
-        if name in self._stale or name not in self._state:
-            return None
-        return apply_splice(written[name] if name in written else self._state[name], splice)
-
-    def _apply_snapshot(self, revision: Any, state: Dict[str, Any]) -> Changes:
-        """Replaces the mirror (session/state, session/observe, a keyed reopen); returns the diff."""
-        with self._lock:
-            diff = {name: value for name, value in state.items()
-                    if name not in self._state or self._state[name] != value}
-            self._state.clear()  # same dict object: `state` stays live for whoever holds it
-            self._state.update(state)
-            self._stale.clear()
-            if isinstance(revision, int):
-                self._revision = revision
-            return Changes(diff, self.id, self._revision, None, resync=True)
-
-    def _store_written(self, field: str, value: Any, caused: Iterable[Tuple[Any, str]],
-                       revision: Any) -> bool:
-        """After a successful setField: the daemon does not echo the field, so store what was written.
-
-        Skipped when the write's own didChange carried the field (the model stored something
-        else) or the field is not observed. Returns whether the revision shows a lost didChange.
-        """
-        with self._lock:
-            if field in self._state and (self.id, field) not in set(caused):
-                self._state[field] = value
-            return isinstance(revision, int) and revision > self._revision
-
-    def _is_behind(self, revision: Any) -> bool:
-        """Whether a response names a revision the mirror has not reached: a didChange was lost."""
-        with self._lock:
-            return isinstance(revision, int) and revision > self._revision
 
     def _mark_closed(self) -> None:
         self._closed = True
@@ -445,8 +383,8 @@ class SessionBase:
         params = self._set_params(field, value)
         if expected_revision is not None:
             params["expectedRevision"] = expected_revision
-        hook = self._hub._after_set(self, field, params["value"])  # state keeps the JSON, as the daemon has it
-        result = yield from self._hub._call_flow("setField", params, timeout, hook)
+        # The mirror holds the value written (as JSON) when the answer comes: see Hub._on_sent.
+        result = yield from self._hub._call_flow("setField", params, timeout)
         return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
 
     def _invoke_flow(self, command: str, args: Any, timeout: Optional[float], native: bool = False,

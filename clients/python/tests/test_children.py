@@ -29,7 +29,8 @@ def test_tabs_rows_and_detached_rows(appd: Client) -> None:
     assert counters.fields == ["newTitle"] and counters.commands == ["add", "remove", "moveToTop"]
 
     seen: List[Dict[str, Any]] = []
-    counters.on_change(lambda changes: seen.append({"rows": [r.id for r in counters.rows("rows")]}
+    # What each change set says, not the live state: the callback thread may run it after later changes.
+    counters.on_change(lambda changes: seen.append({"rows": [row["session"] for row in changes["rows"]]}
                                                    if "rows" in changes else {}))
     for _ in range(3):
         counters.invoke("add")

@@ -60,13 +60,29 @@ def test_written_value_is_stored_because_the_daemon_does_not_echo(client: Client
 def test_a_revision_gap_resynchronises(client: Client) -> None:
     form = client.open("email")
     form.set("email", "a@b.co")
-    resynced = threading.Event()
-    form.on_change(lambda c: c.resync and resynced.set())
-    # A didChange that skips revisions, as if messages were lost: the client asks session/state.
+    seen: List[Dict[str, Any]] = []
+    form.on_change(seen.append)
+    # A didChange that skips revisions, as if messages were lost: the client asks session/state and
+    # folds nothing of it (protocol.md, "Client mirror"), nor any didChange until the state answers.
     client.connection.handle_message({"jsonrpc": "2.0", "method": "didChange", "params": {
         "session": form.id, "revision": 7, "changes": {"isValid": False, "validationMessage": "bogus"}}})
-    assert resynced.wait(10)
-    assert form.state == {"email": "a@b.co", "isValid": True, "validationMessage": "Email is valid"}
+    assert form.state["validationMessage"] == "Email is valid" and form.revision == 1
+    form.set("email", "nope")  # sent after session/state: handled after it, folded after its answer
+    assert form.state == {"email": "nope", "isValid": False, "validationMessage": "Email is invalid"}
+    assert form.revision == 2
+    client.drain_callbacks(10)
+    assert all(changes.get("validationMessage") != "bogus" for changes in seen)
+
+
+def test_a_lost_didchange_seen_in_a_response_resynchronises(client: Client) -> None:
+    form = client.open("email")
+    deliver = client.connection.on_did_change
+    assert deliver is not None
+    client.connection.on_did_change = lambda params: None  # the write's didChange is lost
+    form.set("email", "a@b.co")  # answered with revision 1: the mirror has 0, so it asks session/state
+    client.connection.on_did_change = deliver
+    state = form.wait_until(lambda state: state["isValid"], timeout=10)
+    assert state == {"email": "a@b.co", "isValid": True, "validationMessage": "Email is valid"}
     assert form.revision == 1
 
 

@@ -18,7 +18,7 @@ import pytest
 from bindery import MISSING, AsyncClient, Changes, Client, Session, UnknownSession
 from bindery.rpc import Pending
 from bindery.seeds import AddMovieSession, MovieListChanges, MovieListSession
-from bindery.splices import apply_splice
+from bindery.mirror import apply_splice
 from conftest import TRANSCRIPTS
 from helpers import background, run
 from scripted import ScriptedHub, answer, drive
@@ -95,11 +95,13 @@ def test_splices_fold_into_whole_values_and_change_sets_show_both(hub: ScriptedH
 def test_a_length_mismatch_resyncs_and_never_folds_into_the_wrong_list(hub: ScriptedHub) -> None:
     session = hub.open(1, {"items": ["a"], "count": 1})
     hub.did_change(1, 1, {"count": 2}, {"items": splice(3, op(1, 0, "b"))})  # the daemon's list had 2
-    assert session.state == {"items": ["a"], "count": 2} and session.revision == 1
+    # protocol.md, "Client mirror" rule 4: changes fold first; the splice that does not fit stops the
+    # fold there (the revision waits for session/state too).
+    assert session.state == {"items": ["a"], "count": 2} and session.revision == 0
     assert dict(hub.published[-1][1]) == {"count": 2}, "what fitted is delivered; the list waits"
     resync, = hub.requests("session/state")
     assert resync["params"] == {"session": 1}
-    # Until the state comes, later splices of that list are not applied to it either.
+    # Until the state comes, the session's didChanges are ignored (a splice of that list too).
     hub.did_change(1, 2, {}, {"items": splice(4, op(3, 0, "d"))})
     assert session.state["items"] == ["a"] and len(hub.requests("session/state")) == 1
     answer(hub.endpoint, {"jsonrpc": "2.0", "id": resync["id"],
@@ -111,13 +113,18 @@ def test_a_length_mismatch_resyncs_and_never_folds_into_the_wrong_list(hub: Scri
     assert session.state["items"] == ["x", "y", "z", "d", "e"]
 
 
-def test_a_whole_value_puts_a_list_back_in_step(hub: ScriptedHub) -> None:
+def test_only_the_state_puts_a_session_back_in_step(hub: ScriptedHub) -> None:
+    # protocol.md, "Client mirror" rule 1: out of step, a session's didChanges are ignored until its
+    # session/state answers, even one with a whole value: the state is newer than all of them.
     session = hub.open(1, {"items": ["a"]})
     hub.did_change(1, 1, {}, {"items": splice(5, op(0, 0, "x"))})
     assert hub.published == [], "nothing fitted: no empty change set"
     hub.did_change(1, 2, {"items": ["p", "q"]})
+    assert session.state["items"] == ["a"] and hub.published == []
+    resync, = hub.requests("session/state")
+    answer(hub.endpoint, {"jsonrpc": "2.0", "id": resync["id"], "result": {"revision": 2, "state": {"items": ["p", "q"]}}})
     hub.did_change(1, 3, {}, {"items": splice(3, op(2, 0, "r"))})
-    assert session.state["items"] == ["p", "q", "r"]
+    assert session.state["items"] == ["p", "q", "r"] and session.revision == 3
 
 
 def test_a_splice_after_a_revision_gap_is_not_applied(hub: ScriptedHub) -> None:

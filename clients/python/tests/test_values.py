@@ -266,3 +266,17 @@ def test_a_union_with_a_payload_sets_and_dictionaries(appd: Client, appd_path: s
     settings.invoke("save")
     assert isinstance(settings.value("lastSaved"), datetime.datetime)
     assert settings.value("goal")["unit"]["symbol"] == "km"  # a Codable struct: as it codes itself
+
+
+def test_display_text_is_the_daemons_and_is_mirrored(appd_path: str) -> None:
+    # display=True: the daemon's text of each value that is not a string, a list or a child,
+    # kept beside state (protocol.md, "Display and text"); without it, none is sent.
+    with Client(appd_path, ["--deterministic"], timeout=20, display=True) as client:
+        assert client.capabilities.get("display") is True
+        catalogue = client.open("valueCatalogue")
+        assert catalogue.display["shape"] == "circle(radius: 1.5)" and catalogue.display["ratio"] == "0.5"
+        assert "shape" in catalogue.state and catalogue.state["shape"] == {"case": "circle", "radius": 1.5}
+        catalogue.refresh()
+        assert catalogue.display["shape"] == "circle(radius: 1.5)"
+    with Client(appd_path, ["--deterministic"], timeout=20) as client:
+        assert "display" not in client.capabilities and client.open("valueCatalogue").display == {}

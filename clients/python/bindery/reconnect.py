@@ -1,0 +1,99 @@
+"""Reconnecting to a shared daemon that died (protocol.md, "Shared daemon"): when the daemon on the
+socket ends under a client, the client connects again on its own, with backoff, starting a daemon
+when none answers, and reattaches its keyed sessions (hub.py's ``_reattach_flow``). Said on the
+``bindery`` logger (stderr by default) and to ``on_connection`` callbacks. A daemon the client
+spawned over pipes is its own child and is not reconnected.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable, Iterator, List, NamedTuple, Optional
+
+__all__ = ["ConnectionEvent", "Reconnector", "delays", "say"]
+
+logger = logging.getLogger("bindery")
+
+#: Seconds before each attempt, as the web page's connection.js: then every MAX_DELAY.
+BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
+MAX_DELAY = 5.0
+
+
+def delays() -> Iterator[float]:
+    yield from BACKOFF
+    while True:
+        yield MAX_DELAY
+
+
+class ConnectionEvent(NamedTuple):
+    """What ``Client.on_connection`` callbacks are told, in order, on the callback thread."""
+
+    #: "lost" (the daemon ended: ``error`` says how), "reconnecting" (the next attempt in ``delay``
+    #: seconds; ``error``: why the last one failed, None before the first), "reconnected".
+    kind: str
+    #: The socket's path.
+    path: str
+    delay: float = 0.0
+    attempt: int = 0
+    error: Optional[BaseException] = None
+    #: "reconnected": the keyed sessions reopened (the same Session objects, new ids).
+    reopened: List[Any] = []
+    #: "reconnected": the sessions that did not come back (unkeyed ones, a key whose reopen failed).
+    closed: List[Any] = []
+
+
+def say(event: ConnectionEvent) -> None:
+    """The log line of an event: warnings, so that Python's default handler prints them on stderr."""
+    if event.kind == "lost":
+        logger.warning("bindery: %s", event.error)
+    elif event.kind == "reconnecting":
+        logger.warning("bindery: reconnecting to %s in %g s…", event.path, event.delay)
+    else:
+        logger.warning("bindery: reconnected to %s; keyed sessions reopened: %d, sessions closed: %d",
+                       event.path, len(event.reopened), len(event.closed))
+
+
+class Reconnector:
+    """The reconnect loop of one sync client, on a thread of its own; ``attempt()`` (the client's)
+    connects and reattaches, returning the reopened and closed sessions, or raises to be tried
+    again. ``tell`` hears every event (the client says it and hands it to its callbacks)."""
+
+    def __init__(self, path: str, attempt: Callable[[], Any], tell: Callable[[ConnectionEvent], None]) -> None:
+        self.path = path
+        self._attempt = attempt
+        self._tell = tell
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+
+    def start(self, failure: Optional[BaseException]) -> None:
+        """The connection is lost: says how, and reconnects (once at a time; never after ``stop``)."""
+        if self._stop.is_set():
+            return
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()  # the last loop, ending: it made the connection now lost
+        self._tell(ConnectionEvent("lost", self.path, error=failure))
+        self._thread = threading.Thread(target=self._run, name="bindery-reconnect", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """No more attempts (the client closes); waits for one under way."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        error: Optional[BaseException] = None
+        for attempt, delay in enumerate(delays(), 1):
+            self._tell(ConnectionEvent("reconnecting", self.path, delay, attempt, error))
+            if self._stop.wait(delay):
+                return
+            try:
+                reopened, closed = self._attempt()
+            except Exception as failed:  # no daemon yet, or it died again: the next attempt
+                error = failed
+                logger.debug("bindery: reconnect attempt %d failed", attempt, exc_info=True)
+                continue
+            if reopened is None:  # the client closed meanwhile
+                return
+            self._tell(ConnectionEvent("reconnected", self.path, attempt=attempt, reopened=reopened, closed=closed))
+            return
