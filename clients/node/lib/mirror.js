@@ -188,7 +188,7 @@ export class Mirror {
    */
   behind(id, revision) {
     const record = this.sessions.get(id);
-    if (!record || !Number.isInteger(revision) || revision <= record.revision) return false;
+    if (!record || this.outOfStep.has(id) || !Number.isInteger(revision) || revision <= record.revision) return false;
     this.outOfStep.add(id);
     return true;
   }
