@@ -47,6 +47,7 @@ export class Client extends EventEmitter {
   #reconnect = null;
   #reconnected = null; // while reconnecting: {promise, resolve, reject}, what calls wait for
   #keyed = [];         // while reconnecting: the keyed sessions to reopen
+  #wake = null;        // while waiting to reconnect: ends the wait (close() does)
 
   /**
    * A client over streams you made: a socket, or the stdio of a child process you spawned.
@@ -456,7 +457,14 @@ export class Client extends EventEmitter {
     for (let attempt = 1; ; attempt++) {
       const delay = RECONNECT_DELAYS_MS[Math.min(attempt - 1, RECONNECT_DELAYS_MS.length - 1)];
       this.emit('reconnecting', { delay, attempt, error });
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = null;
       if (this.#userClosed) return;
       let socket;
       try {
@@ -548,6 +556,7 @@ export class Client extends EventEmitter {
   async #close(timeout) {
     if (this.#reconnected) { // reconnecting: no daemon to tell; whatever waits for it is closed
       this.#userClosed = true;
+      this.#wake?.();
       this.#reconnected.reject(new ConnectionClosedError('the client was closed'));
       this.#reconnected = null;
       for (const session of this.#keyed) session._markClosed();

@@ -81,3 +81,22 @@ test('a killed shared daemon: reconnect with backoff, keyed sessions reattached,
   await assert.rejects(scratch.set('email', 'x'), DaemonExitedError);
   assert.notDeepEqual(daemonPids(file), [pid]);
 });
+
+test('close() while reconnecting: keyed sessions closed, waiting calls rejected, nothing left running', async (t) => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-node-reconnect-'));
+  const file = path.join(home, 'run', 'daemon.sock');
+  t.after(() => {
+    for (const pid of daemonPids(file)) process.kill(pid, 'SIGTERM');
+  });
+  const client = await Client.connect({ socket: file, daemon: daemonPath(), timeout: GUARD_MS });
+  const form = await client.open('survey', { key: 'form-2' });
+  const reconnecting = new Promise((resolve) => client.once('reconnecting', resolve));
+  for (const pid of daemonPids(file)) process.kill(pid, 'SIGKILL');
+  await reconnecting;
+  const waiting = form.set('name', 'Ada');
+  assert.equal(await client.close(), null);
+  await assert.rejects(waiting, { name: 'ConnectionClosedError' });
+  assert.equal(form.closed, true);
+  assert.equal(client.closed, true);
+  assert.equal(client.reconnecting, false);
+});
