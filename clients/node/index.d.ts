@@ -190,6 +190,8 @@ export interface ClientOptions {
   closeError?: () => Error | Promise<Error>;
   /** Ask `initialize` for list splices (default true); `state` is the same either way. */
   splices?: boolean;
+  /** Ask `initialize` for the daemon's text of every value (`session.display`; default false). */
+  display?: boolean;
 }
 
 export interface SpawnOptions {
@@ -213,6 +215,8 @@ export interface SpawnOptions {
   stderrLines?: number;
   /** Ask `initialize` for list splices (default true); `state` is the same either way. */
   splices?: boolean;
+  /** Ask `initialize` for the daemon's text of every value (`session.display`; default false). */
+  display?: boolean;
 }
 
 export interface ConnectOptions {
@@ -231,6 +235,8 @@ export interface ConnectOptions {
   cancelGrace?: number;
   /** Ask `initialize` for list splices (default true); `state` is the same either way. */
   splices?: boolean;
+  /** Ask `initialize` for the daemon's text of every value (`session.display`; default false). */
+  display?: boolean;
   /**
    * When the daemon dies, reconnect (starting one if none answers, with backoff) and reopen the
    * keyed sessions, instead of closing (default true).
@@ -340,6 +346,8 @@ export declare class Session extends EventEmitter {
   restored: boolean;
   /** Every observed member's current value; a new object on each change. */
   readonly state: State;
+  /** The daemon's text for each member that is not a string, a list or a child (with `display: true`). */
+  readonly display: Readonly<Record<string, string>>;
   readonly revision: number;
   readonly closed: boolean;
   readonly schema: Schema;

@@ -40,6 +40,7 @@ export class Client extends EventEmitter {
   #userClosed = false;
   #defaultTimeout;
   #splices;
+  #display;
   #daemon = null;
   // What the client holds of the daemon's sessions, and how it folds what arrives (lib/mirror.js).
   #mirror = new Mirror();
@@ -63,10 +64,11 @@ export class Client extends EventEmitter {
    * @param {boolean} [options.splices] ask `initialize` for list splices (default true); `state`
    *   is the same either way, only the wire and `info.splices` differ
    */
-  constructor({ input, output, framing, timeout, cancelGrace, closeError, splices = true } = {}) {
+  constructor({ input, output, framing, timeout, cancelGrace, closeError, splices = true, display = false } = {}) {
     super();
     this.#defaultTimeout = timeout;
     this.#splices = splices;
+    this.#display = display;
     this.#attach({ input, output, framing, cancelGrace, closeError });
     /** The spawned daemon, when made by `Client.spawn`; null over plain streams. */
     this.process = null;
@@ -113,7 +115,7 @@ export class Client extends EventEmitter {
    */
   static async spawn({
     daemon, args = [], env, cwd, deterministic = false, seed, record, initialize = true,
-    clientInfo, timeout, cancelGrace, stderrLines = 20, splices = true,
+    clientInfo, timeout, cancelGrace, stderrLines = 20, splices = true, display = false,
   } = {}) {
     const path = findDaemon({ daemon });
     const argv = [...args];
@@ -130,6 +132,7 @@ export class Client extends EventEmitter {
       timeout,
       cancelGrace,
       splices,
+      display,
       closeError: async () => {
         const status = await daemonProcess.settled();
         if (!status) return new ConnectionClosedError('binderyd closed its stdout but is still running');
@@ -161,7 +164,7 @@ export class Client extends EventEmitter {
    */
   static async connect({
     socket = 'auto', daemon, args = [], start = true, initialize = true, clientInfo, timeout, cancelGrace,
-    splices = true, reconnect = true,
+    splices = true, display = false, reconnect = true,
   } = {}) {
     const file = socketPath(socket);
     // As binderyd --remote auto: the per-user daemon keeps keyed forms beside its socket.
@@ -170,7 +173,7 @@ export class Client extends EventEmitter {
     const connection = await connectSocket(file, { daemon: starts, args: daemonArgs });
     const connectedAt = Date.now();
     const client = new Client({
-      input: connection, output: connection, timeout, cancelGrace, splices,
+      input: connection, output: connection, timeout, cancelGrace, splices, display,
       closeError: () => socketCloseError(file, connectedAt),
     });
     client.socketPath = file;
@@ -217,7 +220,9 @@ export class Client extends EventEmitter {
   async initialize(params = {}, options) {
     const result = await this.request('initialize', {
       processId: process.pid, clientInfo: { name: 'bindery-client', version: VERSION },
-      ...(this.#splices ? { capabilities: { splices: true } } : {}),
+      ...(this.#splices || this.#display ? { capabilities: {
+        ...(this.#splices ? { splices: true } : {}), ...(this.#display ? { display: true } : {}),
+      } } : {}),
       ...params,
     }, options);
     if (result?.protocolVersion !== PROTOCOL_VERSION) {

@@ -151,6 +151,14 @@ export class Session extends EventEmitter {
     return this.#record.state;
   }
 
+  /**
+   * The daemon's text for each member whose value is not a string, a list or a child (`42`,
+   * `circle(radius: 1.5)`: protocol.md, "Display and text"), with `display: true`; else empty.
+   */
+  get display() {
+    return this.#record.display;
+  }
+
   /** One more for every didChange: the daemon's revision of what `state` shows. */
   get revision() {
     return this.#record.revision;
