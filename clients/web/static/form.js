@@ -423,11 +423,11 @@ export class FormView {
   /** A didChange of this view's session, as the mirror folded it (mirror.js: `didChange`). */
   didChange(fold) {
     this.adopt([...fold.children, ...Object.keys(fold.retaken)]);
-    const spliced = Object.keys(fold.splices);
-    const replaced = Object.keys(fold.changes).filter((name) => !spliced.includes(name));
+    // A list output edited by splices has its rows edited in place; anything else is drawn anew.
+    const spliced = Object.keys(fold.splices).filter((name) => this.outputs.has(name));
     this.model.folded(Object.keys(fold.changes));
-    this.draw(replaced);
-    for (const [name, splice] of Object.entries(fold.splices)) this.drawSplice(name, splice.ops);
+    this.draw(Object.keys(fold.changes).filter((name) => !spliced.includes(name)));
+    for (const name of spliced) this.drawSplice(name, fold.splices[name].ops);
     this.detach(fold.detached);
     this.drawMeta();
   }
