@@ -1,4 +1,4 @@
-// One live view-model session: its state kept current from didChange, and the calls on it.
+// One live view-model session: the calls on it, and its state as the client's mirror holds it (mirror.js).
 import { EventEmitter } from 'node:events';
 import {
   AbortError, SessionClosedError, TimeoutError, UnknownCommandError, UnknownFieldError, UnknownSessionError,
@@ -576,8 +576,6 @@ export function childKind(type) {
   if (type?.type === 'array' && type.items?.type === 'viewModel') return 'rows';
   return null;
 }
-
-export { childRef, childRefs };
 
 /**
  * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
