@@ -142,7 +142,7 @@ export interface ChangeInfo {
   /** The id of the request that caused it; undefined for a timer or a fetched state. */
   cause: number | string | undefined;
   /** 'didChange' from the daemon, or the fetch of a whole state that produced this diff. */
-  source: 'didChange' | 'resync' | 'refresh' | 'observe' | 'reopen';
+  source: 'didChange' | 'resync' | 'refresh' | 'observe' | 'reopen' | 'reconnect';
   /**
    * The lists of this change set the daemon sent as splices, by member: the edit that made their
    * new value (which `changes` holds whole, like any other). Empty when it sent whole values.
@@ -190,6 +190,8 @@ export interface ClientOptions {
   closeError?: () => Error | Promise<Error>;
   /** Ask `initialize` for list splices (default true); `state` is the same either way. */
   splices?: boolean;
+  /** Ask `initialize` for the daemon's text of every value (`session.display`; default false). */
+  display?: boolean;
 }
 
 export interface SpawnOptions {
@@ -213,6 +215,8 @@ export interface SpawnOptions {
   stderrLines?: number;
   /** Ask `initialize` for list splices (default true); `state` is the same either way. */
   splices?: boolean;
+  /** Ask `initialize` for the daemon's text of every value (`session.display`; default false). */
+  display?: boolean;
 }
 
 export interface ConnectOptions {
@@ -231,6 +235,20 @@ export interface ConnectOptions {
   cancelGrace?: number;
   /** Ask `initialize` for list splices (default true); `state` is the same either way. */
   splices?: boolean;
+  /** Ask `initialize` for the daemon's text of every value (`session.display`; default false). */
+  display?: boolean;
+  /**
+   * When the daemon dies, reconnect (starting one if none answers, with backoff) and reopen the
+   * keyed sessions, instead of closing (default true).
+   */
+  reconnect?: boolean;
+}
+
+/** A reconnect attempt about to be made: after `delay` ms; `error` is why the last connection ended. */
+export interface ReconnectingEvent {
+  delay: number;
+  attempt: number;
+  error: Error;
 }
 
 /** `set` and `invoke` options: `expectedRevision` refuses the call (StaleRevisionError) when the session moved on. */
@@ -285,6 +303,8 @@ export declare class Client extends EventEmitter {
   /** Open sessions by id (a copy). */
   readonly sessions: ReadonlyMap<number, Session>;
   readonly closed: boolean;
+  /** True while a client of a shared daemon reconnects to it (calls wait meanwhile). */
+  readonly reconnecting: boolean;
   initialize(params?: Record<string, unknown>, options?: RequestOptions): Promise<InitializeResult>;
   describe(type?: undefined, options?: RequestOptions): Promise<Schema[]>;
   describe(type: string, options?: RequestOptions): Promise<Schema>;
@@ -301,6 +321,8 @@ export declare class Client extends EventEmitter {
   on(event: 'stderr', listener: (line: string) => void): this;
   on(event: 'exit', listener: (status: ExitStatus & { error?: Error }) => void): this;
   on(event: 'close', listener: (error: Error) => void): this;
+  on(event: 'reconnecting', listener: (event: ReconnectingEvent) => void): this;
+  on(event: 'reconnected', listener: (event: { attempt: number; sessions: Session[] }) => void): this;
   on(event: string | symbol, listener: (...args: any[]) => void): this;
 }
 
@@ -324,6 +346,8 @@ export declare class Session extends EventEmitter {
   restored: boolean;
   /** Every observed member's current value; a new object on each change. */
   readonly state: State;
+  /** The daemon's text for each member that is not a string, a list or a child (with `display: true`). */
+  readonly display: Readonly<Record<string, string>>;
   readonly revision: number;
   readonly closed: boolean;
   readonly schema: Schema;

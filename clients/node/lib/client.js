@@ -8,7 +8,8 @@ import { socketCloseError } from './daemon-fate.js';
 import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
 } from './errors.js';
-import { Session, childRefs } from './session.js';
+import { Mirror, childRefs } from './mirror.js';
+import { Session } from './session.js';
 import { encodeValue } from './values.js';
 
 /** This package's version (kept equal to package.json's by a test). */
@@ -17,6 +18,8 @@ export const VERSION = '0.1.0';
 export const PROTOCOL_VERSION = 1;
 
 const CLOSE_TIMEOUT_MS = 5000;
+// Between attempts to reach a shared daemon that died (as the web page's connection.js waits).
+const RECONNECT_DELAYS_MS = [250, 500, 1000, 2000, 4000, 5000];
 
 /**
  * A client of binderyd over a pair of streams, or over a daemon it spawns (`Client.spawn`).
@@ -24,6 +27,9 @@ const CLOSE_TIMEOUT_MS = 5000;
  * Events: `notification` (method, params) for every notification, after sessions applied it;
  * `protocolError` (error) for what could not be matched to a request; `stderr` (line) and
  * `exit` ({exitCode, signal}) for a spawned daemon; `close` (error) when the connection ends.
+ * A client of a shared daemon (`Client.connect`) whose daemon dies reconnects instead of closing:
+ * `reconnecting` ({delay, attempt, error}) before each attempt, `reconnected` ({attempt,
+ * sessions}) once its keyed sessions are reopened.
  */
 export class Client extends EventEmitter {
   #schemas = new Map();
@@ -33,7 +39,15 @@ export class Client extends EventEmitter {
   #userClosed = false;
   #defaultTimeout;
   #splices;
+  #display;
   #daemon = null;
+  // What the client holds of the daemon's sessions, and how it folds what arrives (lib/mirror.js).
+  #mirror = new Mirror();
+  // A shared daemon to reconnect to when it dies: {file, daemon, args, initialize}; null otherwise.
+  #reconnect = null;
+  #reconnected = null; // while reconnecting: {promise, resolve, reject}, what calls wait for
+  #keyed = [];         // while reconnecting: the keyed sessions to reopen
+  #wake = null;        // while waiting to reconnect: ends the wait (close() does)
 
   /**
    * A client over streams you made: a socket, or the stdio of a child process you spawned.
@@ -49,16 +63,12 @@ export class Client extends EventEmitter {
    * @param {boolean} [options.splices] ask `initialize` for list splices (default true); `state`
    *   is the same either way, only the wire and `info.splices` differ
    */
-  constructor({ input, output, framing, timeout, cancelGrace, closeError, splices = true } = {}) {
+  constructor({ input, output, framing, timeout, cancelGrace, closeError, splices = true, display = false } = {}) {
     super();
     this.#defaultTimeout = timeout;
     this.#splices = splices;
-    /** The JSON-RPC connection underneath, for what the client does not wrap. */
-    this.connection = new Connection({
-      input, output, framing, cancelGrace,
-      closeError: () => (this.#userClosed ? new ConnectionClosedError('the client was closed')
-        : (closeError ? closeError() : new ConnectionClosedError())),
-    });
+    this.#display = display;
+    this.#attach({ input, output, framing, cancelGrace, closeError });
     /** The spawned daemon, when made by `Client.spawn`; null over plain streams. */
     this.process = null;
     /** The shared daemon's socket path, when made by `Client.connect`; null otherwise. */
@@ -69,12 +79,28 @@ export class Client extends EventEmitter {
     this.protocolVersion = null;
     /** The capabilities the daemon agreed to in `initialize` (`{splices: true}`); empty before. */
     this.capabilities = {};
-    this.connection.on('notification', (method, params) => {
+  }
+
+  // A connection to the daemon (a new one after a reconnect), its messages routed to the sessions.
+  #attach({ input, output, framing, cancelGrace, closeError }) {
+    /** The JSON-RPC connection underneath, for what the client does not wrap. */
+    const connection = new Connection({
+      input, output, framing, cancelGrace,
+      closeError: () => (this.#userClosed ? new ConnectionClosedError('the client was closed')
+        : (closeError ? closeError() : new ConnectionClosedError())),
+    });
+    this.connection = connection;
+    connection.on('notification', (method, params) => {
       if (method === 'didChange') this.#didChange(params);
       this.emit('notification', method, params);
     });
-    this.connection.on('protocolError', (error) => this.emit('protocolError', error));
-    this.connection.on('close', (error) => {
+    connection.on('protocolError', (error) => this.emit('protocolError', error));
+    connection.on('close', (error) => {
+      if (connection !== this.connection || this.reconnecting) return; // a reconnect attempt's: it retries
+      if (this.#reconnect && !this.#userClosed) {
+        this.#lost(error);
+        return;
+      }
       const graceful = this.#userClosed;
       for (const session of [...this.#sessions.values()]) session._markClosed(graceful ? undefined : error);
       this.emit('close', error);
@@ -88,7 +114,7 @@ export class Client extends EventEmitter {
    */
   static async spawn({
     daemon, args = [], env, cwd, deterministic = false, seed, record, initialize = true,
-    clientInfo, timeout, cancelGrace, stderrLines = 20, splices = true,
+    clientInfo, timeout, cancelGrace, stderrLines = 20, splices = true, display = false,
   } = {}) {
     const path = findDaemon({ daemon });
     const argv = [...args];
@@ -105,6 +131,7 @@ export class Client extends EventEmitter {
       timeout,
       cancelGrace,
       splices,
+      display,
       closeError: async () => {
         const status = await daemonProcess.settled();
         if (!status) return new ConnectionClosedError('binderyd closed its stdout but is still running');
@@ -136,17 +163,19 @@ export class Client extends EventEmitter {
    */
   static async connect({
     socket = 'auto', daemon, args = [], start = true, initialize = true, clientInfo, timeout, cancelGrace,
-    splices = true,
+    splices = true, display = false, reconnect = true,
   } = {}) {
     const file = socketPath(socket);
     // The daemon's supervisor keeps auto's keyed forms in the user's state directory.
-    const connection = await connectSocket(file, { daemon: start ? findDaemon({ daemon }) : undefined, args });
+    const starts = start ? findDaemon({ daemon }) : undefined;
+    const connection = await connectSocket(file, { daemon: starts, args });
     const connectedAt = Date.now();
     const client = new Client({
-      input: connection, output: connection, timeout, cancelGrace, splices,
+      input: connection, output: connection, timeout, cancelGrace, splices, display,
       closeError: () => socketCloseError(file, connectedAt),
     });
     client.socketPath = file;
+    if (reconnect) client.#reconnect = { file, daemon: starts, args, initialize: clientInfo ? { clientInfo } : {} };
     if (initialize) {
       try {
         await client.initialize(clientInfo ? { clientInfo } : {});
@@ -168,9 +197,14 @@ export class Client extends EventEmitter {
     return new Map(this.#sessions);
   }
 
-  /** Whether the connection has ended. */
+  /** Whether the connection has ended (and, for a shared daemon, the client does not reconnect). */
   get closed() {
-    return this.connection.closed;
+    return this.connection.closed && !this.reconnecting;
+  }
+
+  /** True while the client reconnects to a shared daemon that died (calls wait for it). */
+  get reconnecting() {
+    return this.#reconnected !== null;
   }
 
   /**
@@ -184,7 +218,9 @@ export class Client extends EventEmitter {
   async initialize(params = {}, options) {
     const result = await this.request('initialize', {
       processId: process.pid, clientInfo: { name: 'bindery-client', version: VERSION },
-      ...(this.#splices ? { capabilities: { splices: true } } : {}),
+      ...(this.#splices || this.#display ? { capabilities: {
+        ...(this.#splices ? { splices: true } : {}), ...(this.#display ? { display: true } : {}),
+      } } : {}),
       ...params,
     }, options);
     if (result?.protocolVersion !== PROTOCOL_VERSION) {
@@ -221,6 +257,7 @@ export class Client extends EventEmitter {
    * @returns {Promise<Session>}
    */
   async open(type, { args, observe, key, schemaHash, restore, ...options } = {}) {
+    if (this.reconnecting) await this._connected();
     if (this.#schemas.size === 0) {
       this.#initializing ??= this.initialize().finally(() => { this.#initializing = null; });
       await this.#initializing;
@@ -244,13 +281,16 @@ export class Client extends EventEmitter {
       ...options,
       onResponse: (opened) => {
         session = this.#sessions.get(opened.session);
+        const before = session?.state;
+        const taken = this.#mirror.take(opened.session, { type, ...opened });
         if (session) {
-          session._reopen(opened);
+          session._reopened(opened, taken.record);
         } else {
-          session = new Session(this, schema, opened, key);
+          session = new Session(this, schema, taken.record, opened, key);
           this.#sessions.set(session.id, session);
-          this._takeChildren(session, opened.children ?? {}, true);
         }
+        this.#adopt(session, taken, 'reopen');
+        if (before) session._changed(differences(before, session.state), { revision: session.revision, cause: undefined, source: 'reopen', splices: {} });
       },
     });
     return session;
@@ -309,7 +349,10 @@ export class Client extends EventEmitter {
   /** @internal Called by a session once it is closed: so are the children under it. */
   _forget(session) {
     const below = this.#descendants(session);
-    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
+    if (this.#sessions.get(session.id) === session) {
+      this.#sessions.delete(session.id);
+      this.#mirror.drop(session.id);
+    }
     for (const child of below) child._markClosed();
   }
 
@@ -318,47 +361,170 @@ export class Client extends EventEmitter {
     return this.#sessions.get(id);
   }
 
+  /** @internal A setField sent as request `request`, writing `value` (its JSON). */
+  _wrote(request, session, field, value) {
+    this.#mirror.write(request, session, field, { value });
+  }
+
+  /** @internal The answer to a request, `{result}` or `{error}`: a pending write's, folded. */
+  _answered(request, response) {
+    const outcome = this.#mirror.answer(request, response);
+    const session = outcome?.record ? this.#sessions.get(outcome.record.id) : undefined;
+    if (!session) return;
+    if (outcome.changed) session._changed({}, undefined); // no event (the script wrote it); waiters look
+    if (outcome.resync) this.#resync(session);
+  }
+
+  /** @internal An answer naming a revision of `session` (undo, redo): a lost didChange means a resync. */
+  _behind(session, revision) {
+    if (this.#mirror.behind(session.id, revision)) this.#resync(session);
+  }
+
   /**
-   * @internal Adopts a message's `children` ({"<id>": {type, revision, state}}; protocol.md,
-   * "Child view models"): a new id is a new child Session, a known one has its state replaced (a
-   * resync). `whole`: the message lists every child under `parent` (session/open, session/state),
-   * so one held here and not listed is detached.
+   * @internal A whole state for `session` (session/state, session/observe): the mirror takes it,
+   * with every child under it, and the session emits what differs (`source`).
    */
-  _takeChildren(parent, children, whole) {
-    const known = whole ? this.#descendants(parent) : [];
-    const listed = new Set();
-    for (const [key, entry] of Object.entries(children ?? {})) {
-      const id = Number(key);
-      if (!Number.isInteger(id) || entry === null || typeof entry !== 'object') continue;
-      listed.add(id);
-      const existing = this.#sessions.get(id);
-      if (existing) {
-        existing._resyncFrom(entry);
-        continue;
-      }
-      const schema = this.#schemas.get(entry.type) ?? { type: String(entry.type), fields: [], commands: [] };
-      const child = new Session(this, schema, { session: id, revision: entry.revision ?? 0, state: entry.state ?? {} });
+  _takeWhole(session, result, source) {
+    const before = session.state;
+    const taken = this.#mirror.take(session.id, result);
+    this.#adopt(session, taken, source);
+    session._changed(differences(before, session.state), { revision: session.revision, cause: undefined, source, splices: {} });
+  }
+
+  /** @internal Resolves once a reconnect is over (rejects if the client is closed meanwhile). */
+  _connected() {
+    return this.#reconnected?.promise ?? Promise.resolve();
+  }
+
+  // Sessions for the children the mirror took (new ones made, known ones told what changed), their
+  // parents set; the ones it dropped detached.
+  #adopt(parent, { children = [], retaken = {}, dropped = [] }, source) {
+    for (const id of children) {
+      const record = this.#mirror.sessions.get(id);
+      const schema = this.#schemas.get(record.type) ?? { type: String(record.type), fields: [], commands: [] };
+      const child = new Session(this, schema, record);
       child._parent = parent; // until #link finds the session whose state shows it
       this.#sessions.set(id, child);
     }
+    for (const [id, names] of Object.entries(retaken)) {
+      const child = this.#sessions.get(Number(id));
+      if (child) child._changed(pick(child.state, names), { revision: child.revision, cause: undefined, source, splices: {} });
+    }
     this.#link(parent);
-    for (const session of known) if (!listed.has(session.id)) session._detach();
+    for (const id of dropped) this.#sessions.get(id)?._detach();
   }
 
-  // A didChange: new children first (the parent's listeners may ask for them), then the parent's
-  // changes, then the children it no longer shows, detached (with every session under them).
+  // A didChange, folded by the mirror: new children first (the parent's listeners may ask for
+  // them), then the parent's changes, then the children it no longer shows, detached.
   #didChange(params) {
     const session = this.#sessions.get(params?.session);
-    if (!session) return;
-    const children = params.children !== null && typeof params.children === 'object' ? params.children : null;
-    if (children) this._takeChildren(session, children, false);
-    session._applyDidChange(params);
-    if (children) this.#link(session);
-    for (const id of Array.isArray(params.detached) ? params.detached : []) {
-      const gone = this.#sessions.get(id);
-      if (!gone) continue;
-      for (const below of this.#descendants(gone)) below._detach();
-      gone._detach();
+    if (!session || session.closed) return;
+    const fold = this.#mirror.didChange(params);
+    if (!fold) return;
+    if (fold.resync) {
+      this.#resync(session);
+      return;
+    }
+    this.#adopt(session, { children: fold.children, retaken: fold.retaken }, 'resync');
+    session._changed(fold.changes, { revision: params.revision, cause: params.cause, source: 'didChange', splices: fold.splices });
+    for (const id of fold.detached) this.#sessions.get(id)?._detach();
+  }
+
+  // Out of step (a revision gap, a splice that did not fit, a lost didChange): session/state,
+  // taken whole. The mirror ignores the session's didChanges meanwhile.
+  #resync(session) {
+    if (session.closed) return;
+    this.connection.request('session/state', { session: session.id }, {
+      onResponse: (result) => {
+        if (!session.closed) this._takeWhole(session, result, 'resync');
+      },
+    }).catch((error) => this.emit('protocolError', error));
+  }
+
+  // The shared daemon died: unkeyed sessions (and every child) end with it; keyed ones are reopened
+  // once a daemon answers again (one is started if none does), after a backoff; calls wait meanwhile.
+  #lost(error) {
+    let resolve;
+    let reject;
+    const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+    promise.catch(() => {}); // nobody may be waiting
+    this.#reconnected = { promise, resolve, reject };
+    this.#keyed = [...this.#sessions.values()].filter((session) => session.key !== undefined && session.parent === null);
+    for (const session of [...this.#sessions.values()]) if (!this.#keyed.includes(session)) session._markClosed(error);
+    this.#sessions.clear();
+    this.#reconnectLoop(error);
+  }
+
+  async #reconnectLoop(error) {
+    const { file, daemon, args, initialize } = this.#reconnect;
+    for (let attempt = 1; ; attempt++) {
+      const delay = RECONNECT_DELAYS_MS[Math.min(attempt - 1, RECONNECT_DELAYS_MS.length - 1)];
+      this.emit('reconnecting', { delay, attempt, error });
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#wake = null;
+      if (this.#userClosed) return;
+      let socket;
+      try {
+        socket = await connectSocket(file, { daemon, args });
+        if (this.#userClosed) {
+          socket.destroy();
+          return;
+        }
+        const connectedAt = Date.now();
+        for (const session of [...this.#sessions.values()]) session._markClosed(error); // a failed attempt's children
+        this.#sessions.clear();
+        this.#mirror = new Mirror();
+        this.#attach({ input: socket, output: socket, closeError: () => socketCloseError(file, connectedAt) });
+        await this.initialize(initialize);
+        const sessions = [];
+        for (const session of this.#keyed.filter((keyed) => !keyed.closed)) {
+          if (await this.#reopen(session)) sessions.push(session);
+        }
+        // Died again meanwhile: a request on a closed connection rejects with how it closed.
+        if (this.connection.closed) throw await this.connection.request('session/state').catch((failure) => failure);
+        const { resolve } = this.#reconnected;
+        this.#reconnected = null;
+        this.#keyed = [];
+        resolve();
+        this.emit('reconnected', { attempt, sessions });
+        return;
+      } catch (failure) {
+        socket?.destroy();
+        if (this.#userClosed) return;
+        error = failure;
+      }
+    }
+  }
+
+  // A keyed session opened again on the new daemon: the same Session object, with the new id,
+  // revision and state (restored from the daemon's --state when it kept them). False when the
+  // daemon refuses it (the session is then closed with that error); a lost connection throws.
+  async #reopen(session) {
+    const params = { type: session.type, key: session.key };
+    const observed = Object.keys(session.state).filter((name) => session.members.includes(name));
+    if (observed.length > 0 && observed.length < session.members.length) params.observe = observed;
+    const before = session.state;
+    try {
+      await this.request('session/open', params, {
+        onResponse: (opened) => {
+          const taken = this.#mirror.take(opened.session, { type: session.type, ...opened });
+          session._reopened(opened, taken.record);
+          this.#sessions.set(session.id, session);
+          this.#adopt(session, taken, 'reconnect');
+          session._changed(differences(before, session.state), { revision: session.revision, cause: undefined, source: 'reconnect', splices: {} });
+        },
+      });
+      return true;
+    } catch (failure) {
+      if (this.connection.closed) throw failure;
+      session._markClosed(failure);
+      return false;
     }
   }
 
@@ -391,6 +557,14 @@ export class Client extends EventEmitter {
   }
 
   async #close(timeout) {
+    if (this.#reconnected) { // reconnecting: no daemon to tell; whatever waits for it is closed
+      this.#userClosed = true;
+      this.#wake?.();
+      this.#reconnected.reject(new ConnectionClosedError('the client was closed'));
+      this.#reconnected = null;
+      for (const session of this.#keyed) session._markClosed();
+      this.#keyed = [];
+    }
     if (!this.connection.closed) {
       try {
         await this.request('shutdown', undefined, { timeout });
@@ -460,6 +634,19 @@ function nestedSchemas(schema) {
   };
   for (const field of schema.fields ?? []) walk(field);
   return [...found.values()];
+}
+
+/** The members of `after` whose value differs from `before`'s, with their new values. */
+function differences(before, after) {
+  const changes = {};
+  for (const [name, value] of Object.entries(after)) {
+    if (!Object.hasOwn(before, name) || JSON.stringify(before[name]) !== JSON.stringify(value)) changes[name] = value;
+  }
+  return changes;
+}
+
+function pick(state, names) {
+  return Object.fromEntries(names.filter((name) => Object.hasOwn(state, name)).map((name) => [name, state[name]]));
 }
 
 function within(promise, ms) {

@@ -1,9 +1,9 @@
-// One live view-model session: its state kept current from didChange, and the calls on it.
+// One live view-model session: the calls on it, and its state as the client's mirror holds it (mirror.js).
 import { EventEmitter } from 'node:events';
 import {
   AbortError, SessionClosedError, TimeoutError, UnknownCommandError, UnknownFieldError, UnknownSessionError,
 } from './errors.js';
-import { applySplice } from './splices.js';
+import { childRef, childRefs } from './mirror.js';
 import { decodeValue, encodeValue, typeConverts } from './values.js';
 
 /**
@@ -24,16 +24,13 @@ import { decodeValue, encodeValue, typeConverts } from './values.js';
 export class Session extends EventEmitter {
   #client;
   #schema;
-  #state;
-  #revision;
+  // What the client's mirror holds of this session (lib/mirror.js): `state`, `revision`; the
+  // client folds into it, and gives this session a new one when it is reopened after a reconnect.
+  #record;
   #closed = false;
   /** The error the connection ended with, when that is what closed this session. */
   #closedBy = undefined;
   #detached = false;
-  #resyncing = false;
-  // setField requests in flight: id -> { field, value, echoed } (did a didChange it caused carry
-  // the field?); `value` is what a splice of that field applies to (see #splice)
-  #writes = new Map();
   #waiters = new Set();
   // values(): the last state converted, and the state it was converted from (state is replaced on
   // every change, never mutated, so the same object converts to the same values)
@@ -43,15 +40,16 @@ export class Session extends EventEmitter {
    * @internal Made by Client#open.
    * @param {import('./client.js').Client} client
    * @param {object} schema the type's schema, from initialize or viewModels/describe
-   * @param {{ session: number, revision: number, state: object, reopened?: boolean }} opened
+   * @param {{ id: number, revision: number, state: object }} record the mirror's, for this session
+   * @param {{ reopened?: boolean, restored?: boolean }} [opened] session/open's result
    * @param {string} [key]
    */
-  constructor(client, schema, opened, key) {
+  constructor(client, schema, record, opened = {}, key = undefined) {
     super();
     this.#client = client;
     this.#schema = schema;
     /** The daemon's id for this session. */
-    this.id = opened.session;
+    this.id = record.id;
     /** The view model type. */
     this.type = schema.type;
     /** The key it was opened with, if any. */
@@ -60,8 +58,7 @@ export class Session extends EventEmitter {
     this.reopened = opened.reopened ?? false;
     /** Whether the last open with a key found it stored by `binderyd --state DIR` (fields restored). */
     this.restored = opened.restored ?? false;
-    this.#revision = opened.revision;
-    this.#state = { ...opened.state };
+    this.#record = record;
     /** @internal The session whose member shows this one (a child view model); set by the client. */
     this._parent = null;
   }
@@ -125,7 +122,7 @@ export class Session extends EventEmitter {
       const items = this.#childKind(name, value) === 'rows' ? (value ?? []) : [value];
       return items.filter((item) => item !== null && item !== undefined).map((item) => this.#childSession(name, item));
     }
-    return childRefs(this.#state).map((id) => this.#client._session(id)).filter((session) => session !== undefined);
+    return childRefs(this.#record.state).map((id) => this.#client._session(id)).filter((session) => session !== undefined);
   }
 
   // 'one' or 'rows'; TypeError for a member that shows no child view model.
@@ -151,12 +148,20 @@ export class Session extends EventEmitter {
 
   /** The current value of every observed member: a snapshot, replaced on each change. */
   get state() {
-    return this.#state;
+    return this.#record.state;
+  }
+
+  /**
+   * The daemon's text for each member whose value is not a string, a list or a child (`42`,
+   * `circle(radius: 1.5)`: protocol.md, "Display and text"), with `display: true`; else empty.
+   */
+  get display() {
+    return this.#record.display;
   }
 
   /** One more for every didChange: the daemon's revision of what `state` shows. */
   get revision() {
-    return this.#revision;
+    return this.#record.revision;
   }
 
   /** Whether the session has been closed (by `close()`, or because the client or daemon ended). */
@@ -198,7 +203,7 @@ export class Session extends EventEmitter {
    */
   get(name) {
     this.#checkMember(name);
-    return this.#state[name];
+    return this.#record.state[name];
   }
 
   /**
@@ -210,7 +215,7 @@ export class Session extends EventEmitter {
    */
   value(name) {
     this.#checkMember(name);
-    return decodeValue(this.#state[name], this.#memberType(name));
+    return decodeValue(this.#record.state[name], this.#memberType(name));
   }
 
   /**
@@ -219,8 +224,8 @@ export class Session extends EventEmitter {
    * @param {Record<string, unknown>} [members]
    */
   values(members) {
-    if (members === undefined && this.#native.from === this.#state) return this.#native.values;
-    const source = members ?? this.#state;
+    if (members === undefined && this.#native.from === this.#record.state) return this.#native.values;
+    const source = members ?? this.#record.state;
     const converted = {};
     for (const [name, item] of Object.entries(source)) converted[name] = decodeValue(item, this.#memberType(name));
     if (members === undefined) this.#native = { from: source, values: converted };
@@ -248,28 +253,21 @@ export class Session extends EventEmitter {
     const wire = encodeValue(value, this.#memberType(field));
     const written = wire === undefined ? undefined : JSON.parse(JSON.stringify(wire));
     const { expectedRevision, ...requestOptions } = options ?? {};
+    // While a shared daemon is being reconnected to, calls wait for it (then this.id is the new one).
+    if (this.#client.reconnecting) await this.#client._connected();
     const params = { session: this.id, field, value: wire };
     if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
-    const { id, promise } = this.#client._startRequest(
-      'setField', params,
-      {
-        ...requestOptions,
-        onResponse: (result) => {
-          // No echo: the daemon does not send back what this session wrote unless it stored
-          // something else (then a didChange with this cause carried the stored value).
-          if (!this.#writes.get(id)?.echoed && Object.hasOwn(this.#state, field)) {
-            this.#state = { ...this.#state, [field]: written };
-            this.#stateChanged();
-          }
-          this.#checkRevision(result?.revision);
-        },
-      },
-    );
-    this.#writes.set(id, { field, value: written, echoed: false });
+    // No echo: the daemon does not send back what this session wrote unless it stored something
+    // else; the mirror holds the written value once answered (lib/mirror.js, `answer`).
+    const { id, promise } = this.#client._startRequest('setField', params, {
+      ...requestOptions,
+      onResponse: (result) => this.#client._answered(id, { result }),
+    });
+    this.#client._wrote(id, this.id, field, written);
     try {
       return (await promise).revision;
     } finally {
-      this.#writes.delete(id);
+      this.#client._answered(id, { error: true }); // refused, cancelled or lost: no longer pending
     }
   }
 
@@ -291,6 +289,7 @@ export class Session extends EventEmitter {
         { data: { session: this.id, command, known }, method: 'invoke', local: true });
     }
     const described = this.#schema.commands.find((c) => c.name === command);
+    if (this.#client.reconnecting) await this.#client._connected();
     const params = args === undefined ? { session: this.id, command }
       : { session: this.id, command, args: encodeValue(args, described?.args) };
     const { native, expectedRevision, ...requestOptions } = options ?? {};
@@ -328,6 +327,7 @@ export class Session extends EventEmitter {
    */
   async snapshot(options) {
     this.#checkOpen();
+    if (this.#client.reconnecting) await this.#client._connected();
     return this.#client.request('session/snapshot', { session: this.id }, options);
   }
 
@@ -337,11 +337,12 @@ export class Session extends EventEmitter {
    */
   async refresh(options) {
     this.#checkOpen();
+    if (this.#client.reconnecting) await this.#client._connected();
     await this.#client.request('session/state', { session: this.id }, {
       ...options,
-      onResponse: (result) => this.#replace(result, 'refresh', true),
+      onResponse: (result) => this.#client._takeWhole(this, result, 'refresh'),
     });
-    return this.#state;
+    return this.#record.state;
   }
 
   /**
@@ -353,11 +354,12 @@ export class Session extends EventEmitter {
     this.#checkOpen();
     if (!Array.isArray(names)) throw new TypeError('observe takes an array of member names');
     for (const name of names) this.#checkMember(name, 'session/observe');
+    if (this.#client.reconnecting) await this.#client._connected();
     await this.#client.request('session/observe', { session: this.id, properties: names }, {
       ...options,
-      onResponse: (result) => this.#replace(result, 'observe'),
+      onResponse: (result) => this.#client._takeWhole(this, result, 'observe'),
     });
-    return this.#state;
+    return this.#record.state;
   }
 
   /**
@@ -367,6 +369,7 @@ export class Session extends EventEmitter {
    */
   async close(options) {
     if (this.#closed) return;
+    if (this.#client.reconnecting) await this.#client._connected();
     try {
       await this.#client.request('session/close', { session: this.id }, {
         ...options,
@@ -466,7 +469,7 @@ export class Session extends EventEmitter {
       const onAbort = () => done(reject, new AbortError('waitUntil was aborted', { cause: signal.reason, local: true }));
       waiter.check = () => {
         try {
-          if (predicate(this.#state)) done(resolve, this.#state);
+          if (predicate(this.#record.state)) done(resolve, this.#record.state);
         } catch (error) {
           done(reject, error);
         }
@@ -484,38 +487,21 @@ export class Session extends EventEmitter {
     });
   }
 
-  /** @internal A didChange for this session, in arrival order. */
-  _applyDidChange({ revision, changes = {}, cause, splices }) {
-    // While a resync is in flight, everything that arrives is older than the state it will bring.
-    if (this.#closed || this.#resyncing || revision <= this.#revision) return;
-    if (revision !== this.#revision + 1) {
-      this.#resync();
-      return;
-    }
-    const write = cause === undefined ? undefined : this.#writes.get(cause);
-    if (write && (Object.hasOwn(changes, write.field) || Object.hasOwn(splices ?? {}, write.field))) {
-      write.echoed = true;
-    }
-    const { changed, applied, fits } = this.#splice(changes, splices, write);
-    this.#revision = revision;
-    this.#state = { ...this.#state, ...changed };
-    if (Object.keys(changed).length > 0) {
-      this.emit('change', changed, { revision, cause, source: 'didChange', splices: applied });
-    }
+  /**
+   * @internal Members the client's mirror changed (a didChange folded, a whole state taken): the
+   * `change` event when any did, and the waiters.
+   */
+  _changed(changes, info) {
+    if (Object.keys(changes).length > 0) this.emit('change', changes, info);
     this.#stateChanged();
-    if (!fits) this.#resync(); // never fold a splice into a list that may be wrong: fetch it whole
   }
 
-  /** @internal session/open with this session's key answered again (`reopened`). */
-  _reopen(opened) {
+  /** @internal session/open of this session's key answered again (`reopened`), or after a reconnect. */
+  _reopened(opened, record) {
     this.reopened = opened.reopened ?? true;
     this.restored = opened.restored ?? false;
-    this.#replace(opened, 'reopen', true);
-  }
-
-  /** @internal A child's whole state, listed in its parent's session/state (a resync). */
-  _resyncFrom(entry) {
-    this.#replace(entry, 'resync');
+    this.id = record.id;
+    this.#record = record;
   }
 
   /** @internal The parent no longer shows this child: the daemon closed its session. */
@@ -537,34 +523,13 @@ export class Session extends EventEmitter {
     this.emit('close', error);
   }
 
-  // A didChange's lists sent as splices, folded into whole values: `changed` is `changes` plus the
-  // new lists, `applied` the splices that fitted; `fits` is false when one did not (out of step).
-  // A splice of the field a setField of ours wrote (`write`, its cause) applies to the written
-  // value: the daemon counts it as sent (no echo), though `state` takes it only with the response.
-  #splice(changes, splices, write) {
-    if (splices === undefined || splices === null) return { changed: changes, applied: {}, fits: true };
-    const changed = { ...changes };
-    const applied = {};
-    let fits = true;
-    for (const [name, splice] of Object.entries(splices)) {
-      const base = write?.field === name ? write.value : this.#state[name];
-      const list = Object.hasOwn(this.#state, name) ? applySplice(base, splice) : null;
-      if (list === null) {
-        fits = false;
-        continue;
-      }
-      changed[name] = list;
-      applied[name] = splice;
-    }
-    return { changed, applied, fits };
-  }
-
   // session/undo or session/redo: the restored fields came first, by didChange (cause: this request).
   async #history(method, options) {
     this.#checkOpen();
+    if (this.#client.reconnecting) await this.#client._connected();
     return this.#client.request(method, { session: this.id }, {
       ...options,
-      onResponse: (result) => this.#checkRevision(result?.revision),
+      onResponse: (result) => this.#client._behind(this, result?.revision),
     });
   }
 
@@ -597,42 +562,6 @@ export class Session extends EventEmitter {
       { data: { session: this.id, field: name, known }, method, local: true });
   }
 
-  // A response naming a revision beyond ours means a didChange was lost: fetch the state.
-  #checkRevision(revision) {
-    if (Number.isInteger(revision) && revision > this.#revision) this.#resync();
-  }
-
-  #resync() {
-    if (this.#resyncing || this.#closed) return;
-    this.#resyncing = true;
-    this.#client.connection.request('session/state', { session: this.id }, {
-      onResponse: (result) => {
-        this.#resyncing = false;
-        this.#replace(result, 'resync', true);
-      },
-    }).catch((error) => {
-      this.#resyncing = false;
-      this.#client.emit('protocolError', error);
-    });
-  }
-
-  // Adopts a whole fetched state; emits what differs from before as one change set. `whole`: the
-  // result lists every child under the session (session/state, session/open), adopted first.
-  #replace({ revision, state, children }, source, whole = false) {
-    const before = this.#state;
-    this.#state = { ...state };
-    this.#revision = revision;
-    if (whole) this.#client._takeChildren(this, children ?? {}, true);
-    const changes = {};
-    for (const [name, value] of Object.entries(state)) {
-      if (!Object.hasOwn(before, name) || JSON.stringify(before[name]) !== JSON.stringify(value)) changes[name] = value;
-    }
-    if (Object.keys(changes).length > 0) {
-      this.emit('change', changes, { revision, cause: undefined, source, splices: {} });
-    }
-    this.#stateChanged();
-  }
-
   #stateChanged() {
     for (const waiter of [...this.#waiters]) waiter.check();
   }
@@ -646,25 +575,6 @@ export function childKind(type) {
   if (type?.type === 'viewModel') return 'one';
   if (type?.type === 'array' && type.items?.type === 'viewModel') return 'rows';
   return null;
-}
-
-/** The session id of a child as a parent's state shows it (`{session: id}`), else null. */
-export function childRef(value) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === 'session' && Number.isInteger(value.session) ? value.session : null;
-}
-
-/** Every child session id a state shows, in member order (rows in their order). */
-export function childRefs(state) {
-  const found = [];
-  for (const value of Object.values(state)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      const id = childRef(item);
-      if (id !== null) found.push(id);
-    }
-  }
-  return found;
 }
 
 /**

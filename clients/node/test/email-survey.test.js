@@ -136,3 +136,13 @@ test('describe: every type, or one', async (t) => {
   assert.equal(email.type, 'email');
   assert.deepEqual(email.fields.map((field) => field.name), ['email', 'isValid', 'validationMessage']);
 });
+
+test('display: true: the daemon\'s text for each value, folded beside the state', async (t) => {
+  const client = await spawnClient(t, { display: true });
+  assert.equal(client.capabilities.display, true);
+  const form = await client.open('email');
+  assert.equal(form.display.isValid, 'false');
+  assert.equal(form.display.email, undefined, 'a string is its own text');
+  await form.set('email', 'ada@example.com');
+  assert.equal(form.display.isValid, 'true');
+});

@@ -2,6 +2,7 @@
 // `+`), the list of types, the status line, and recovery after a reconnect.
 
 import { Connection, keepToken } from './connection.js';
+import { Mirror } from './mirror.js';
 import { Recorder, download } from './record.js';
 import { FormView } from './form.js';
 import { parseArgs } from './values.js';
@@ -14,6 +15,7 @@ const announcer = document.getElementById('announce');
 
 const app = {
   connection: null,
+  mirror: new Mirror(), // the client mirror (mirror.js): a new one for each daemon connection
   schemas: new Map(),
   forms: [],
   route: null,
@@ -22,6 +24,7 @@ const app = {
   openedArgs,
   echo,
   announce,
+  resync,
 };
 window.binderyWeb = app; // for a person at the console (and the tests, which read it only)
 
@@ -184,6 +187,7 @@ async function ready(hello) {
     return;
   }
   app.schemas = new Map(result.viewModels.map((schema) => [schema.type, schema]));
+  app.mirror = new Mirror(); // a new daemon client: no sessions yet (recovery opens them again)
   setStatus('live', 'Live: ' + result.serverInfo.name + ' ' + result.serverInfo.version + ' (' + hello.daemon + ')');
   if (app.connectedOnce && app.route === location.hash) {
     for (const form of app.forms) form.recover(); // form recovery: reopen with what each form held
@@ -194,11 +198,34 @@ async function ready(hello) {
   app.connectedOnce = true;
 }
 
+/** The views of session `id` in every open form (its own session, or a child drawn in it). */
+function views(id) {
+  return app.forms.map((form) => (form.element.dataset.state === 'open' ? form.sessionView(id) : null)).filter(Boolean);
+}
+
 function notification(method, params) {
   if (method !== 'didChange') return;
-  for (const form of app.forms) {
-    const view = form.element.dataset.state === 'open' ? form.sessionView(params.session) : null;
-    if (view) view.didChange(params); // the form's own session, or a child drawn in it
+  const fold = app.mirror.didChange(params);
+  if (fold === null) return; // not held, or out of step until its session/state answers
+  if (fold.resync) resync(fold.id);
+  else for (const view of views(fold.id)) view.didChange(fold);
+}
+
+/** A session out of step (a lost didChange, a splice that did not fit): its whole state, once. */
+const resyncing = new Set();
+async function resync(id) {
+  if (resyncing.has(id)) return;
+  resyncing.add(id);
+  const mirror = app.mirror;
+  try {
+    const result = await app.connection.request('session/state', { session: id });
+    if (mirror !== app.mirror) return; // another connection since: recovery reopens
+    const taken = mirror.take(id, result);
+    for (const view of views(id)) view.took(taken);
+  } catch (error) {
+    // the connection went: recovery reopens
+  } finally {
+    resyncing.delete(id);
   }
 }
 

@@ -2,7 +2,7 @@
 // is the field's name), an element per output (its `data-member` is the output's name), a button
 // per command (its `name` is the command's name) with the command's result or error beside it.
 // Edits go out as setField after a pause in typing; every didChange is drawn at once, except into
-// a control holding an edit not yet sent (see model.js for the stale-echo rule).
+// a control holding an edit not yet sent; a field with a write pending shows what was sent (model.js).
 //
 // Values are the daemon's text (protocol.md, "Display and text"): a control and an output show
 // it, and what a person types goes as setField's `text` (a command's argument as invoke's `text`);
@@ -359,13 +359,11 @@ export class FormView {
     this.argsPanel.hidden = true;
     this.body.disabled = false;
     this.model.dropRequests();
-    this.model.state = {};
-    this.model.display = {};
-    this.model.written = {};
-    this.model.take(result);
+    const mirror = this.app.mirror;
+    this.model.attach(mirror, mirror.take(result.session, { type: this.schema.type, ...result }).record);
     for (const child of this.children.values()) child.detached();
     this.children.clear();
-    this.adopt(result.children);
+    this.adopt(Object.keys(result.children || {}));
     this.drawAll();
     this.setState('open');
     this.element.dataset.session = String(result.session);
@@ -422,31 +420,44 @@ export class FormView {
     return this.children ? this.children.get(id) || null : null;
   }
 
-  didChange(params) {
-    this.adopt(params.children);
-    const result = this.model.applyDidChange(params);
-    this.draw(result.changed);
-    for (const [name, ops] of Object.entries(result.splices)) this.drawSplice(name, ops);
-    this.detach(params.detached);
-    if (result.resync) this.resync();
+  /** A didChange of this view's session, as the mirror folded it (mirror.js: `didChange`). */
+  didChange(fold) {
+    this.adopt([...fold.children, ...Object.keys(fold.retaken)]);
+    // A list output edited by splices has its rows edited in place; anything else is drawn anew.
+    const spliced = Object.keys(fold.splices).filter((name) => this.outputs.has(name));
+    this.model.folded(Object.keys(fold.changes));
+    this.draw(Object.keys(fold.changes).filter((name) => !spliced.includes(name)));
+    for (const name of spliced) this.drawSplice(name, fold.splices[name].ops);
+    this.detach(fold.detached);
     this.drawMeta();
   }
 
-  /** Child sessions shown for the first time (`{"<id>": {type, revision, state}}`), or again (a resync). */
-  adopt(children) {
-    if (!children) return;
+  /** A whole state the mirror took for this view's session (session/state): `taken` is mirror.js `take`'s. */
+  took(taken) {
+    this.adopt([...taken.children, ...Object.keys(taken.retaken)]);
+    this.model.folded(taken.changed);
+    this.draw(taken.changed);
+    this.detach(taken.dropped);
+    this.drawMeta();
+  }
+
+  /** Child sessions the mirror holds, shown for the first time, or again (a resync): by id. */
+  adopt(ids) {
     const root = this.root;
     const fresh = [];
-    for (const [key, entry] of Object.entries(children)) {
+    for (const key of ids) {
       const id = Number(key);
+      const record = this.app.mirror.sessions.get(id);
+      if (!record) continue;
       const known = root.children.get(id);
       if (known) {
-        known.draw(known.model.take({ revision: entry.revision, state: entry.state }));
+        known.model.attach(this.app.mirror, record);
+        known.drawAll();
         continue;
       }
-      const schema = root.childSchemas.get(entry.type) || { type: entry.type, fields: [], commands: [] };
-      const child = new FormView(this.app, { type: entry.type, key: null, args: null }, schema, this);
-      child.model.take({ session: id, revision: entry.revision, state: entry.state });
+      const schema = root.childSchemas.get(record.type) || { type: record.type, fields: [], commands: [] };
+      const child = new FormView(this.app, { type: record.type, key: null, args: null }, schema, this);
+      child.model.attach(this.app.mirror, record);
       child.element.dataset.session = String(id);
       root.children.set(id, child);
       fresh.push(child);
@@ -471,18 +482,6 @@ export class FormView {
     this.timers.clear();
     this.element.dataset.state = 'closed';
     this.element.remove();
-  }
-
-  async resync() {
-    const { id, promise } = this.connection.call('session/state', { session: this.model.session });
-    try {
-      const result = await promise;
-      this.adopt(result.children);
-      this.draw(this.model.take(result, id));
-      this.drawMeta();
-    } catch (error) {
-      // the connection went: recovery reopens
-    }
   }
 
   // Edits.
@@ -527,15 +526,17 @@ export class FormView {
     this.edits.set(name, { sent, id });
     this.writing.add(promise);
     promise.finally(() => this.writing.delete(promise)).catch(() => {});
-    promise.then(() => {
+    promise.then((result) => {
       this.settle(name, id);
       if (this.edits.get(name) === undefined) this.controls.get(name).error.textContent = '';
-      this.draw(this.model.endWrite(id, true));
+      const { changed, resync } = this.model.endWrite(id, { result });
+      this.draw(changed);
       this.app.echo(this, name);
+      if (resync) this.app.resync(this.model.session);
     }, (error) => {
       if (error instanceof ConnectionLost) return; // kept in edits: recovery sends it again
       this.settle(name, id);
-      this.model.endWrite(id, false);
+      this.model.endWrite(id, { error });
       // The daemon's words beside the control, and announced; what was typed stays to be fixed.
       const { field, control, error: shown } = this.controls.get(name);
       shown.textContent = refusal(error);
@@ -597,6 +598,7 @@ export class FormView {
     try {
       const result = await this.connection.request(method, { session: this.model.session });
       if (result.revision === before) this.historyNote.textContent = 'Nothing to ' + word;
+      if (this.app.mirror.behind(this.model.session, result.revision)) this.app.resync(this.model.session);
     } catch (error) {
       if (!(error instanceof ConnectionLost)) this.historyNote.textContent = error.message;
     }
@@ -604,8 +606,8 @@ export class FormView {
 
   /** Another form on this same session wrote `name` (the daemon tells no client its own writes). */
   echoed(name, source) {
-    if (this.model.hasWriteInFlight(name)) return;
-    this.model.set(name, source.state[name], source.display[name]);
+    if (this.model.pending(name)) return; // shows what was sent until it is answered
+    delete this.model.written[name];
     if (name in source.written) this.model.written[name] = source.written[name];
     this.draw([name]);
   }
@@ -639,7 +641,7 @@ export class FormView {
   drawControl(name) {
     if (this.timers.has(name)) return;
     const { field, control } = this.controls.get(name);
-    const value = this.model.state[name];
+    const value = this.model.value(name);
     if (control.type === 'checkbox') {
       control.checked = value === true;
       return;

@@ -22,7 +22,7 @@ def test_install_puts_bindery_web_beside_binderyd(binderyd: str, tmp_path: Path)
     assert {"bindery-web", "binderyd"} <= set(os.listdir(prefix / "bin"))  # bindery-dev too, when built
     assert os.access(bridge, os.X_OK) and filecmp.cmp(bridge, os.path.join(WEB, "bindery-web"), shallow=False)
     page = prefix / "share" / "bindery-web"
-    for name in ("index.html", "app.css", "app.js", "connection.js", "model.js", "form.js", "values.js"):
+    for name in ("index.html", "app.css", "app.js", "connection.js", "model.js", "mirror.js", "form.js", "values.js"):
         assert filecmp.cmp(page / name, os.path.join(WEB, "static", name), shallow=False), name
 
     # From elsewhere, with no $BINDERYD and binderyd on no PATH: found beside bindery-web.

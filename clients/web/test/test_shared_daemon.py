@@ -216,3 +216,40 @@ def test_a_restarted_bridge_reattaches_the_live_keyed_session(driver: Any, tabs:
         page.wait_text(member(form, "prettyString"), lambda text: text.startswith("Name: Ada\nCompany: Engines\n"))
         control(form, "comments").send_keys("back")
         survey.wait_until(lambda state: state["comments"] == "back", timeout=5)
+
+
+def test_a_killed_shared_daemon_comes_back_with_the_keyed_form(start_bridge: Callable[..., Bridge], driver: Any,
+                                                             tabs: Dict[str, Page], binderyd: str, tmp_path: Any) -> None:
+    """`kill -9` of the shared daemon behind bindery-web (`--remote auto`, which keeps keyed forms in
+    --state): the page says so, reconnects by itself (a new daemon started), and the keyed form comes
+    back with its values, live."""
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    auto = str(runtime / "bindery" / "daemon.sock")
+    bridge = start_bridge(None, env={"XDG_RUNTIME_DIR": str(runtime), "BINDERYD": binderyd})
+    try:
+        page = Page(driver, tabs["other"].handle, bridge).load("#/survey/killed")
+        form = page.form("survey")
+        control(form, "name").send_keys("Ada")
+        page.wait_text(member(form, "prettyString"), lambda text: text.startswith("Name: Ada\n"))
+        stored = runtime / "bindery" / "sessions"
+        wait_for(lambda: stored.is_dir() and any("Ada" in entry.read_text(errors="replace") for entry in stored.iterdir()),
+                 10, "the daemon to store the keyed form")
+        page.driver.execute_script("""
+            window.said = [];
+            const status = document.getElementById('status');
+            new MutationObserver(() => window.said.push(status.textContent))
+              .observe(status, {attributes: true, childList: true, subtree: true, characterData: true});""")
+        [pid] = listening_daemons(auto)
+        os.kill(pid, signal.SIGKILL)
+        page.wait_until(lambda d: any("killed by signal 9" in text for text in d.execute_script("return window.said")),
+                        message="the page did not say how the daemon ended")
+        page.wait_live(timeout=20)  # by itself: no click
+        form = page.form("survey")
+        assert control(form, "name").get_attribute("value") == "Ada"
+        assert listening_daemons(auto) not in ([], [pid])
+        control(form, "name").send_keys("!")
+        page.wait_text(member(form, "prettyString"), lambda text: text.startswith("Name: Ada!\n"))
+    finally:
+        bridge.stop()
+        stop_daemons(auto)
