@@ -1619,15 +1619,17 @@ TAB next, RET press, C-c C-k cancel, C-h m help
 
 ;;; A shared daemon through `binderyd --remote auto'
 
-(defun bindery-test--saved-p (runtime text)
-  "Non-nil once the daemon of RUNTIME kept a keyed session holding TEXT on disk."
-  (let ((dir (concat runtime "/bindery/sessions")))
+(defun bindery-test--saved-p (state text)
+  "Non-nil once a daemon kept a keyed session holding TEXT under STATE.
+STATE is a state directory: sessions are in bindery/sessions/,
+a folder per socket."
+  (let ((dir (concat state "/bindery/sessions")))
     (and (file-directory-p dir)
          (cl-some (lambda (file)
                     (with-temp-buffer
                       (insert-file-contents file)
                       (search-forward text nil t)))
-                  (directory-files dir t "\\.json\\'")))))
+                  (directory-files-recursively dir "\\.json\\'")))))
 
 (ert-deftest bindery-test-shared-reconnect ()
   "A shared daemon killed under two forms: each says it was killed by signal 9 and
@@ -1655,7 +1657,7 @@ daemon; the unkeyed one says its session is closed."
             (bindery-test--settle)
             (bindery-test--wait-text "Email is valid"))
           ;; Written 250 ms after it changed: wait for it, as a person would not.
-          (bindery-test--wait (lambda () (bindery-test--saved-p runtime "ada@example.com"))
+          (bindery-test--wait (lambda () (bindery-test--saved-p state "ada@example.com"))
                               "the keyed session on disk")
           (let ((pids (bindery-test--daemon-pids socket))
                 (said nil))

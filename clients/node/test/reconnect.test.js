@@ -45,10 +45,12 @@ test('a killed shared daemon: reconnect with backoff, keyed sessions reattached,
   await form.set('name', 'Ada');
   const scratch = await client.open('email');
   await scratch.set('email', 'ada@example.com');
-  // The daemon (started with --state beside its socket) writes a keyed session soon after it changes.
-  const stored = path.join(path.dirname(file), 'sessions');
-  await until(() => fs.existsSync(stored) && fs.readdirSync(stored).some((name) => fs.readFileSync(path.join(stored, name), 'utf8').includes('Ada')),
-    'the daemon to store form-1');
+  // The daemon (started with --state in the state directory, a folder per socket) writes a keyed
+  // session soon after it changes.
+  const sessions = path.join(process.env.XDG_STATE_HOME, 'bindery', 'sessions');
+  const storedFiles = () => (fs.existsSync(sessions) ? fs.readdirSync(sessions) : [])
+    .flatMap((folder) => fs.readdirSync(path.join(sessions, folder)).map((name) => path.join(sessions, folder, name)));
+  await until(() => storedFiles().some((name) => fs.readFileSync(name, 'utf8').includes('Ada')), 'the daemon to store form-1');
 
   const [pid] = daemonPids(file);
   assert.ok(pid, `no daemon listening on ${file}`);

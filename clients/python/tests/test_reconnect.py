@@ -37,8 +37,9 @@ def runtime(tmp_path: Path, monkeypatch: Any) -> Iterator[Path]:
         os.kill(pid, signal.SIGTERM)  # it would idle out after a minute
 
 
-def stored(sessions: Path, text: str) -> bool:
-    return any(text in file.read_text() for file in sessions.glob("session-*.json"))
+def stored(state: Path, text: str) -> bool:
+    """Whether a daemon kept a keyed session holding ``text`` in the state directory (a folder per socket)."""
+    return any(text in file.read_text() for file in (state / "bindery" / "sessions").glob("*/session-*.json"))
 
 
 def test_a_killed_shared_daemon_is_reconnected_and_keyed_sessions_reattached(
@@ -59,8 +60,9 @@ def test_a_killed_shared_daemon_is_reconnected_and_keyed_sessions_reattached(
         scratch = client.open("email")
         form.set("name", "Ada")
         deadline = time.monotonic() + 20  # the daemon stores a keyed session 250 ms after it changes
-        while not stored(runtime / "bindery" / "sessions", "Ada") and time.monotonic() < deadline:
+        while not stored(runtime.parent / "state", "Ada") and time.monotonic() < deadline:
             time.sleep(0.02)
+        assert stored(runtime.parent / "state", "Ada"), "the daemon did not store the keyed session"
         [pid] = daemons_on(path)
         os.kill(pid, signal.SIGKILL)
 
@@ -101,8 +103,9 @@ def test_the_asyncio_client_reconnects_too(runtime: Path, daemon_path: str) -> N
             changes = form.changes()
             await form.set("name", "Ada")
             deadline = time.monotonic() + 20
-            while not stored(runtime / "bindery" / "sessions", "Ada") and time.monotonic() < deadline:
+            while not stored(runtime.parent / "state", "Ada") and time.monotonic() < deadline:
                 await asyncio.sleep(0.02)
+            assert stored(runtime.parent / "state", "Ada"), "the daemon did not store the keyed session"
             [pid] = daemons_on(path)
             os.kill(pid, signal.SIGKILL)
             await asyncio.wait_for(reconnected.wait(), 30)

@@ -226,14 +226,15 @@ def test_a_killed_shared_daemon_comes_back_with_the_keyed_form(start_bridge: Cal
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     auto = str(runtime / "bindery" / "daemon.sock")
-    bridge = start_bridge(None, env={"XDG_RUNTIME_DIR": str(runtime), "BINDERYD": binderyd})
+    state = tmp_path / "state"
+    bridge = start_bridge(None, env={"XDG_RUNTIME_DIR": str(runtime), "XDG_STATE_HOME": str(state), "BINDERYD": binderyd})
     try:
         page = Page(driver, tabs["other"].handle, bridge).load("#/survey/killed")
         form = page.form("survey")
         control(form, "name").send_keys("Ada")
         page.wait_text(member(form, "prettyString"), lambda text: text.startswith("Name: Ada\n"))
-        stored = runtime / "bindery" / "sessions"
-        wait_for(lambda: stored.is_dir() and any("Ada" in entry.read_text(errors="replace") for entry in stored.iterdir()),
+        stored = state / "bindery" / "sessions"  # a folder per socket
+        wait_for(lambda: any("Ada" in entry.read_text(errors="replace") for entry in stored.glob("*/session-*.json")),
                  10, "the daemon to store the keyed form")
         page.driver.execute_script("""
             window.said = [];

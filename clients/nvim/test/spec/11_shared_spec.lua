@@ -115,7 +115,7 @@ T.test('shared: a killed shared daemon is reconnected; the keyed form reopens re
     T.input('A')
     T.type('ada@example.com')
     T.input('<Esc>')
-    T.wait(function() return saved(runtime .. '/bindery', 'ada@example.com') end, 'the session saved', 10000)
+    T.wait(function() return saved(state .. '/bindery/sessions', 'ada@example.com') end, 'the session saved', 10000)
     local old = form.conn
     local pids = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. socket })
     T.truthy(#pids == 1 and tonumber(pids[1]), 'one shared daemon: ' .. vim.inspect(pids))
