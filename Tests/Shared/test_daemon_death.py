@@ -126,9 +126,11 @@ def test_the_auto_daemon_keeps_keyed_forms_across_its_crash(tmp_path):
         stop_daemons(path)
 
 
+# How the death is reported, so without reconnecting (which clients/node/test/reconnect.test.js tests):
+# a reconnecting client's call on a keyed session waits for the daemon to come back.
 NODE_CLIENT = """
 import { Client } from %(index)s;
-const client = await Client.connect({ socket: %(path)s, start: false });
+const client = await Client.connect({ socket: %(path)s, start: false, reconnect: false });
 const form = await client.open('email', { key: 'k' });
 console.log('OPEN');
 process.stdin.once('data', async () => {
