@@ -37,11 +37,13 @@ typedef struct {
     const int32_t *record;  // the first conformance record of the pair
 } pair;
 
-// An open-addressing hash set of pairs, sized to twice the records at least: one pass to count,
-// one to fill (a sort of them cost more than every look-up together).
+// An open-addressing hash set of pairs, kept at most half full (doubled when it would not be).
+// Only the records of the protocols Bindery asks about are kept (see below): a few hundred of the
+// program's thousands, so the set stays a few pages — at start-up, every page touched is a fault.
 static pair *slots;
 static size_t slot_mask;
 static size_t pair_count;
+static bool out_of_memory;
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
 static void build(void);
@@ -55,11 +57,41 @@ static size_t slot_of(const void *type, const void *protocol) {
     return (size_t)(hash ^ (hash >> 29)) & slot_mask;
 }
 
+static void place(pair entry) {
+    size_t slot = slot_of(entry.type, entry.protocol);
+    while (slots[slot].type) slot = (slot + 1) & slot_mask;
+    slots[slot] = entry;
+}
+
+static bool grow(void) {
+    size_t old_size = slot_mask + 1;
+    pair *old = slots;
+    slots = calloc(old_size * 2, sizeof(pair));
+    if (!slots) {
+        slots = old;
+        return false;
+    }
+    slot_mask = old_size * 2 - 1;
+    for (size_t i = 0; i < old_size; i++) {
+        if (old[i].type) place(old[i]);
+    }
+    free(old);
+    return true;
+}
+
 static void add(const void *type, const void *protocol, const int32_t *record) {
     size_t slot = slot_of(type, protocol);
     while (slots[slot].type) {
         if (slots[slot].type == type && slots[slot].protocol == protocol) return;
         slot = (slot + 1) & slot_mask;
+    }
+    if ((pair_count + 1) * 2 > slot_mask + 1) {
+        if (!grow()) {
+            out_of_memory = true;
+            return;
+        }
+        add(type, protocol, record);
+        return;
     }
     slots[slot] = (pair){type, protocol, record};
     pair_count++;
@@ -74,16 +106,39 @@ static const pair *find(const void *type, const void *protocol) {
     return NULL;
 }
 
-static bool count_image(const metadata_sections *sections, void *context) {
-    *(size_t *)context += sections->protocol_conformances.length / sizeof(int32_t);
-    return true;
+// The protocols whose records are kept (when none are named: every protocol's). Most records of a
+// program are of protocols Bindery never asks about (Equatable, Hashable, CustomStringConvertible…).
+#define PROTOCOL_SLOTS 64
+static const void *indexed_protocols[PROTOCOL_SLOTS];
+static size_t indexed_protocol_count;
+
+static size_t protocol_slot(const void *protocol) {
+    return (size_t)((((uintptr_t)protocol >> 4) * 0x9E3779B97F4A7C15u) >> 58) & (PROTOCOL_SLOTS - 1);
+}
+
+void bindery_conformance_index_protocols(const void *const *protocols, size_t count) {
+    if (indexed_protocol_count + count > PROTOCOL_SLOTS / 2) return;  // keep the set sparse
+    for (size_t i = 0; i < count; i++) {
+        size_t slot = protocol_slot(protocols[i]);
+        while (indexed_protocols[slot] && indexed_protocols[slot] != protocols[i]) slot = (slot + 1) & (PROTOCOL_SLOTS - 1);
+        if (!indexed_protocols[slot]) indexed_protocol_count++;
+        indexed_protocols[slot] = protocols[i];
+    }
+}
+
+int bindery_conformance_protocol_is_indexed(const void *protocol) {
+    if (!indexed_protocol_count) return 1;
+    for (size_t slot = protocol_slot(protocol); indexed_protocols[slot]; slot = (slot + 1) & (PROTOCOL_SLOTS - 1)) {
+        if (indexed_protocols[slot] == protocol) return 1;
+    }
+    return 0;
 }
 
 static bool read_image(const metadata_sections *sections, void *context) {
     (void)context;
     const int32_t *entries = (const int32_t *)sections->protocol_conformances.start;
     size_t count = sections->protocol_conformances.length / sizeof(int32_t);
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < count && !out_of_memory; i++) {
         // A relative pointer to a ProtocolConformanceDescriptor: protocol (relative, indirect when
         // its low bit is set), type reference, witness table pattern, flags.
         const int32_t *record = relative(&entries[i]);
@@ -91,6 +146,7 @@ static bool read_image(const metadata_sections *sections, void *context) {
         int32_t protocol_offset = record[0];
         const void *protocol = (const char *)&record[0] + (protocol_offset & ~1);
         if (protocol_offset & 1) protocol = *(const void *const *)protocol;
+        if (!protocol || !bindery_conformance_protocol_is_indexed(protocol)) continue;
         uint32_t flags = (uint32_t)record[3];
         const void *type;
         switch ((flags >> 3) & 0x7) {
@@ -98,21 +154,22 @@ static bool read_image(const metadata_sections *sections, void *context) {
         case 1: type = *(const void *const *)relative(&record[1]); break;            // indirect descriptor
         default: continue;                                                            // Objective-C classes
         }
-        if (type && protocol) add(type, protocol, record);
+        if (type) add(type, protocol, record);
     }
     return true;
 }
 
 static void build(void) {
     if (!swift_enumerateAllMetadataSections) return;
-    size_t records = 0;
-    swift_enumerateAllMetadataSections(count_image, &records);
-    size_t size = 1024;
-    while (size < records * 2) size *= 2;
-    slots = calloc(size, sizeof(pair));
+    slots = calloc(256, sizeof(pair));
     if (!slots) return;
-    slot_mask = size - 1;
+    slot_mask = 255;
     swift_enumerateAllMetadataSections(read_image, NULL);
+    if (out_of_memory) {  // a partial index would answer "no" wrongly: none at all answers "may"
+        free(slots);
+        slots = NULL;
+        pair_count = 0;
+    }
 }
 
 size_t bindery_conformance_record_count(void) {

@@ -36,6 +36,12 @@ private final class Derived: Base {}
         }
     }
 
+    @Test func aProtocolTheIndexDoesNotKeepIsLeftToTheCast() {
+        // The index keeps the records of the protocols Bindery asks about; Hashable is not one.
+        #expect(ConformanceIndex.mayConform(Plain.self, to: (any Hashable).self))
+        #expect(!ConformanceIndex.mayConform(Plain.self, to: (any Decodable).self))
+    }
+
     @Test func classesAreLeftToTheCast() {
         // A subclass inherits its superclass's conformance without a record of its own.
         #expect(ConformanceIndex.mayConform(Derived.self, to: (any Decodable).self))

@@ -28,7 +28,12 @@ int bindery_observation_access_list_source(void);
 void *bindery_observation_access_list_get(void);
 void bindery_observation_access_list_set(void *value);
 
-/// How many (type, protocol) conformance records every loaded image holds (0: none could be read).
+/// Keeps the index to the records of these protocols (descriptors); called before its first use.
+/// Questions about other protocols are then not answered (see bindery_conformance_protocol_is_indexed).
+void bindery_conformance_index_protocols(const void *const *protocols, size_t count);
+/// Whether the index holds the records of this protocol (every protocol's, when none were named).
+int bindery_conformance_protocol_is_indexed(const void *protocol);
+/// How many (type, protocol) conformance records the index holds (0: none could be read).
 size_t bindery_conformance_record_count(void);
 /// Whether some loaded image holds a conformance record of the nominal type `type_descriptor` to
 /// the protocol `protocol_descriptor`: a hash probe, where a failed cast searches every record.

@@ -30,7 +30,8 @@ extension ConformanceIndex {
         case .struct, .enum, .optional: break
         default: return nil  // a class may inherit its conformance: the runtime knows how
         }
-        guard let protocols = protocolDescriptors(of: protocolType), protocols.count == 1 else { return nil }
+        guard let protocols = protocolDescriptors(of: protocolType), protocols.count == 1,
+              bindery_conformance_protocol_is_indexed(protocols[0]) != 0 else { return nil }
         return bindery_conformance_witness_table(unsafeBitCast(type, to: UnsafeRawPointer.self),
                                                  TypeMetadata.nominalDescriptor(type), protocols[0])
     }

@@ -25,7 +25,8 @@ enum ConformanceIndex {
         case .struct, .enum, .optional: break
         default: return nil
         }
-        guard let protocols = protocolDescriptors(of: existential) else { return nil }
+        guard let protocols = protocolDescriptors(of: existential),
+              protocols.allSatisfy({ bindery_conformance_protocol_is_indexed($0) != 0 }) else { return nil }
         let descriptor = TypeMetadata.nominalDescriptor(type)
         guard protocols.allSatisfy({ bindery_has_conformance_record(descriptor, $0) != 0 }) else { return false }
         // The standard containers conform to BinderyValue only when their elements do (a
@@ -77,7 +78,18 @@ enum ConformanceIndex {
     }
 
     /// Whether the records were read and answer as the casts do, on types whose answers are known.
+    /// The protocols Bindery asks about: the index keeps their records alone (a few hundred of the
+    /// program's thousands); a question about another protocol is answered "may".
+    private static let indexedProtocols: [Any.Type] = [
+        (any BinderyValue).self, (any OptionalValue).self, (any ArrayValue).self, (any DictionaryValue).self,
+        (any Decodable).self, (any Encodable).self, (any RawRepresentable).self, (any Error).self,
+        (any FixedWidthInteger).self, (any BinaryFloatingPoint).self, (any RangeExpression).self,
+        (any Sequence).self, (any SetAlgebra).self,
+    ]
+
     static let isUsable: Bool = {
+        let protocols: [UnsafeRawPointer?] = indexedProtocols.compactMap { protocolDescriptors(of: $0)?.first }
+        protocols.withUnsafeBufferPointer { bindery_conformance_index_protocols($0.baseAddress, $0.count) }
         guard bindery_conformance_record_count() > 0 else { return false }
         return answer(IndexedProbe.self, (any Decodable).self) == true
             && answer(UnindexedProbe.self, (any Decodable).self) == false
