@@ -87,10 +87,12 @@ function M.connect(on_ready)
   local conn
   conn, why = rpc.start(argv, {
     on_notification = function(method, params)
-      if method == 'didChange' and M.conn == conn then
+      -- This daemon's (running, or starting: bindery-dev says its build before it answers).
+      local ours = M.conn == conn or (M.starting ~= nil and M.starting.conn == conn)
+      if method == 'didChange' and ours then
         local form = M.sessions[params.session]
         if form then form:apply(params) end
-      elseif M.conn == conn then
+      elseif ours then
         require('bindery.devloop').notification(conn, method, params) -- bindery-dev's
       end
     end,
