@@ -146,6 +146,7 @@ function T.reset()
   vim.g.bindery_args = { '--deterministic' }
   vim.g.bindery_cmd = nil
   vim.g.bindery_debounce_ms = nil
+  vim.g.bindery_reconnect_timeout_ms = nil
   vim.g.bindery_trace = nil
   vim.ui.select = T.original_select
   vim.ui.input = T.original_input

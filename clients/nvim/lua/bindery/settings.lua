@@ -14,9 +14,10 @@ local EXPECTS = {
   cmd = "a program (a string, like '~/.local/bin/binderyd') or a list: the program, then its arguments",
   args = "a list of strings, like ['--deterministic'], or one string of arguments separated by spaces",
   debounce_ms = 'a number of milliseconds, like 150',
+  reconnect_timeout_ms = 'a number of milliseconds above 0, like 20000',
   trace = 'v:true or v:false (or 1 or 0)',
 }
-local DEFAULTS = { debounce_ms = 150, trace = false }
+local DEFAULTS = { debounce_ms = 150, reconnect_timeout_ms = 20000, trace = false }
 
 -- A value as :let would write it.
 local function shown(value)
@@ -85,6 +86,16 @@ function M.debounce_ms()
   return nil, refusal('debounce_ms', value)
 end
 
+-- g:bindery_reconnect_timeout_ms: how long a reconnect attempt may go unanswered (reconnect.lua),
+-- as a whole number above 0; or nil and why.
+function M.reconnect_timeout_ms()
+  local value = vim.g.bindery_reconnect_timeout_ms
+  if unset(value) then return DEFAULTS.reconnect_timeout_ms end
+  local n = type(value) == 'number' and value or type(value) == 'string' and tonumber(vim.trim(value))
+  if n and n >= 1 and n < 2 ^ 31 then return math.floor(n) end
+  return nil, refusal('reconnect_timeout_ms', value)
+end
+
 local TRUTH = {
   ['1'] = true, ['true'] = true, on = true, yes = true,
   ['0'] = false, ['false'] = false, off = false, no = false, [''] = false,
@@ -107,7 +118,7 @@ local warned = {}
 -- The settings a form reads: the first refusal, if any. (The daemon's,
 -- g:bindery_cmd and g:bindery_args, are checked when it starts.)
 function M.check()
-  for _, name in ipairs({ 'debounce_ms', 'trace' }) do
+  for _, name in ipairs({ 'debounce_ms', 'reconnect_timeout_ms', 'trace' }) do
     local _, why = M[name]()
     if why then return nil, why end
   end

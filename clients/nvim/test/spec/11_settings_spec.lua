@@ -132,6 +132,18 @@ T.test('settings: g:bindery_debounce_ms is a number (or a string of one); g:bind
   end
 end)
 
+T.test('settings: g:bindery_reconnect_timeout_ms is a number above 0 (or a string of one)', function()
+  for _, case in ipairs({ { 'v:null', 20000 }, { '2000', 2000 }, { "' 500 '", 500 }, { '1.5', 1 } }) do
+    vim.cmd('let g:bindery_reconnect_timeout_ms = ' .. case[1])
+    T.eq(case[2], settings.reconnect_timeout_ms(), case[1])
+  end
+  for _, value in ipairs({ '0', '-1', "'soon'", '[20000]' }) do
+    vim.cmd('let g:bindery_reconnect_timeout_ms = ' .. value)
+    T.eq({ nil, 'g:bindery_reconnect_timeout_ms should be a number of milliseconds above 0, like 20000, not ' .. value },
+      { settings.reconnect_timeout_ms() }, value)
+  end
+end)
+
 T.test('settings: g:bindery_cmd as a string opens a real form; the others as people write them', function()
   vim.cmd('let g:bindery_cmd = ' .. vim.fn.string(vim.env.BINDERYD))
   vim.cmd("let g:bindery_args = '--deterministic --seed 7'")

@@ -147,3 +147,57 @@ T.test('shared: a killed shared daemon is reconnected; the keyed form reopens re
   vim.env.XDG_RUNTIME_DIR, vim.env.XDG_STATE_HOME = nil, nil
   if not ok then error(err, 0) end
 end)
+
+-- A daemon that accepts and never answers: a forwarder to it waits for initialize for ever.
+local SILENT = table.concat({
+  'import socket, sys',
+  's = socket.socket(socket.AF_UNIX)',
+  's.bind(sys.argv[1])',
+  's.listen(8)',
+  'held = []',
+  'while True:',
+  '    held.append(s.accept()[0])',
+}, '\n')
+
+T.test('shared: while a reconnect attempt waits for an answer the editor works; unanswered, it is stopped and the next scheduled', function()
+  local runtime = vim.fn.tempname()
+  vim.fn.mkdir(runtime, 'p', tonumber('700', 8))
+  vim.env.XDG_RUNTIME_DIR = runtime
+  vim.g.bindery_cmd = { vim.env.BINDERYD, '--remote', 'auto' }
+  vim.g.bindery_reconnect_timeout_ms = 2000
+  local reconnect = require('bindery.reconnect')
+  local silent = runtime .. '/silent.sock'
+  local listener
+  local ok, err = pcall(function()
+    vim.cmd('BinderyOpen email signup')
+    local buf = vim.api.nvim_get_current_buf()
+    listener = vim.fn.jobstart({ 'python3', '-c', SILENT, silent })
+    T.wait(function() return (uv.fs_stat(silent) or {}).type == 'socket' end, 'the silent listener')
+    -- The next attempts go to the daemon that never answers; this one is killed.
+    vim.g.bindery_cmd = { vim.env.BINDERYD, '--remote', silent }
+    local pids = vim.fn.systemlist({ 'pgrep', '-f', '--', '--listen ' .. runtime .. '/bindery/daemon.sock' })
+    T.truthy(#pids == 1 and tonumber(pids[1]), 'one shared daemon: ' .. vim.inspect(pids))
+    uv.kill(tonumber(pids[1]), 'sigkill')
+    local flat = function(text) return (text:gsub('%s+', ' ')) end
+    T.wait(function() return reconnect.pending() and flat(T.text(buf)):find('; reconnecting…', 1, true) end,
+      'an attempt under way, said in the form')
+    local attempt = reconnect.pending()
+    local forwarder = T.truthy(attempt.conn, 'the attempt\'s forwarder')
+    -- Keys, as a person types them while it waits: move in the form, open a scratch buffer, type there.
+    T.input('G:new<CR>ityped while reconnecting<Esc>')
+    T.eq('typed while reconnecting', vim.api.nvim_get_current_line(), 'the scratch buffer\'s text')
+    T.truthy(vim.api.nvim_get_current_buf() ~= buf, 'a new buffer')
+    T.eq(vim.api.nvim_buf_line_count(buf), vim.api.nvim_win_get_cursor(vim.fn.bufwinid(buf))[1], 'the form\'s cursor at its end')
+    T.truthy(reconnect.pending() == attempt and not forwarder.closed, 'the keys handled while the attempt still waited')
+    -- Its limit out: the forwarder stopped, the next attempt scheduled, and the form says both.
+    T.wait(function() return flat(T.text(buf)):find('; the last attempt got no answer within 2 s and was stopped; '
+      .. 'reconnecting in 2 s…', 1, true) end, 'the form to say the attempt was stopped', 10000)
+    T.wait(function() return forwarder.closed end, 'the forwarder to end')
+    T.truthy(reconnect.pending() == nil and reconnect.timer, 'no attempt under way, the next one scheduled')
+  end)
+  if listener then vim.fn.jobstop(listener) end
+  vim.g.bindery_reconnect_timeout_ms = nil
+  stop_shared_daemon(runtime)
+  vim.env.XDG_RUNTIME_DIR = nil
+  if not ok then error(err, 0) end
+end)
