@@ -64,22 +64,32 @@ class Reconnector:
         self._tell = tell
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
+        # A thread is made and started, or the client stopped, never between the two: the
+        # connection's reader (start) and the client's close (stop) run on different threads.
+        self._lock = threading.Lock()
 
     def start(self, failure: Optional[BaseException]) -> None:
         """The connection is lost: says how, and reconnects (once at a time; never after ``stop``)."""
-        if self._stop.is_set():
-            return
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join()  # the last loop, ending: it made the connection now lost
+        with self._lock:
+            if self._stop.is_set():
+                return
+            last = self._thread
+        if last is not None and last is not threading.current_thread():
+            last.join()  # the last loop, ending: it made the connection now lost
         self._tell(ConnectionEvent("lost", self.path, error=failure))
-        self._thread = threading.Thread(target=self._run, name="bindery-reconnect", daemon=True)
-        self._thread.start()
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._thread = threading.Thread(target=self._run, name="bindery-reconnect", daemon=True)
+            self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         """No more attempts (the client closes); waits for one under way."""
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
+        with self._lock:
+            self._stop.set()
+            thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
 
     def _run(self) -> None:
         error: Optional[BaseException] = None
