@@ -82,8 +82,10 @@ class Reports:
     def __init__(self, file: Optional[Path] = None, stream: Any = None) -> None:
         self.file = file
         self.lines: List[Dict[str, Any]] = []
+        self.reader: Optional[threading.Thread] = None
         if stream is not None:
-            threading.Thread(target=self._drain, args=(stream,), daemon=True).start()
+            self.reader = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+            self.reader.start()
 
     def _drain(self, stream: Any) -> None:
         for line in stream:
@@ -150,13 +152,18 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
 
     def step(name: str) -> None:
         took.append("%s %.1f s" % (name, time.monotonic() - began))
+
     socket = str(home / "runtime" / "bindery" / "daemon.sock")
-    env = {**os.environ, "FIVE_TYPE": TYPE, "FIVE_KEY": KEY}
+    stop = home / "stop"  # Emacs's driver exits when it appears
+    env = {**os.environ, "FIVE_TYPE": TYPE, "FIVE_KEY": KEY, "FIVE_STOP": str(stop)}
     started: List[subprocess.Popen] = []
     cleanups: List[Callable[[], None]] = []
+    readers: List[Any] = []
 
-    def start(argv: List[str], **options: Any) -> subprocess.Popen:
-        process = subprocess.Popen(argv, **options)
+    def start(argv: List[str], name: str, **options: Any) -> subprocess.Popen:
+        """A face's process, its stderr kept in the test's directory as NAME.stderr."""
+        with open(home / (name + ".stderr"), "wb") as stderr:
+            process = subprocess.Popen(argv, stderr=stderr, **options)
         started.append(process)
         return process
 
@@ -168,6 +175,7 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
         if event.kind == "reconnected":
             python_back.set()
 
+    emacs_process: Optional[subprocess.Popen] = None
     # The Python client first: it starts the shared daemon the others then find.
     client = Client(DAEMON, socket="auto", timeout=LIMIT)
     try:
@@ -178,19 +186,18 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
         nvim = Reports(file=home / "nvim.jsonl")
         start(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", "set rtp^=" + str(ROOT / "clients" / "nvim"),
                "-c", "runtime plugin/bindery.lua", "-c", "luafile " + str(HERE / "five_faces_nvim.lua")],
-              env={**env, "FIVE_OUT": str(nvim.file)}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-              stderr=open(home / "nvim.stderr", "wb"))
+              "nvim", env={**env, "FIVE_OUT": str(nvim.file)}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         emacs = Reports(file=home / "emacs.jsonl")
-        start(["emacs", "-Q", "--batch", "-L", str(ROOT / "clients" / "emacs"), "-l", "bindery",
+        emacs_process = start(["emacs", "-Q", "--batch", "-L", str(ROOT / "clients" / "emacs"), "-l", "bindery",
                "-l", str(HERE / "five_faces_emacs.el")],
-              env={**env, "FIVE_OUT": str(emacs.file)}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-              stderr=open(home / "emacs.stderr", "wb"))
+              "emacs", env={**env, "FIVE_OUT": str(emacs.file)}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         node_process = start(["node", str(HERE / "five_faces_node.mjs"), str(ROOT / "clients" / "node" / "index.js"),
-                              TYPE, KEY], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=open(home / "node.stderr", "wb"), text=True, bufsize=1)
+                              TYPE, KEY], "node", env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, bufsize=1)
         node = Reports(stream=node_process.stdout)
+        readers.append(node.reader)
         bridge = web.Bridge(shlex.quote(DAEMON) + " --remote auto")
-        cleanups.append(bridge.stop)
+        cleanups += [bridge.stop, bridge.process.stdout.close, bridge.process.stderr.close]
         driver = browser()
         cleanups.append(driver.quit)
         page = web.Page(driver, driver.current_window_handle, bridge).load("#/%s/%s" % (TYPE, KEY))
@@ -280,6 +287,7 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
         except AssertionError as error:
             raise AssertionError("%s (%s)" % (error, showing())) from None
         wait(lambda: "!!" not in nvim.shown(), "Neovim's form to drop the daemon's death once back")
+        assert form.refresh()["name"] == "Ada"  # session/state: the new daemon's own
         step("all five back")
         wait(lambda: daemons_on(socket) not in ([], [pid]) and len(daemons_on(socket)) == 1,
              "exactly one new daemon on " + socket)
@@ -292,16 +300,28 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
         except AssertionError as error:
             raise AssertionError("%s (%s)" % (error, showing())) from None
         step("Grace in all five")
-        print("five faces:", ", ".join(took))
+        restored = {"python": form.restored,
+                    "node": [line for line in node.all() if line["event"] == "reconnected"][0]["restored"] == [True],
+                    "neovim": any("its values restored" in line.get("message", "") for line in nvim.all()),
+                    "emacs": "its values restored" in emacs.shown()}
+        print("five faces:", ", ".join(took), "; restored: true for", [face for face, it in restored.items() if it])
     finally:
+        stop.touch()
         client.close()
         for cleanup in cleanups:
             cleanup()
         for process in started:
-            process.terminate()
+            if process is not emacs_process:
+                process.terminate()
         for process in started:
             try:
                 process.wait(10)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        for reader in readers:
+            reader.join(5)  # to the end of what its process wrote
+        for process in started:
+            for pipe in (process.stdin, process.stdout):
+                if pipe is not None:
+                    pipe.close()
