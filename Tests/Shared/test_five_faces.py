@@ -8,10 +8,16 @@ same keyed form (``survey``, key ``five``) on the one daemon ``auto`` names in a
 
 - a value the Python client sets shows in all five;
 - after ``kill -9`` of that daemon, each face says it was killed by signal 9 (the clients through
-  their errors, the editors in their buffers, the page in its status line), each reconnects by
-  itself — exactly one new daemon listening afterwards — and each shows the value again, restored
-  from the state directory, in the same form;
+  their errors — Node's says SIGKILL —, the editors in their buffers, the page in its status line)
+  and that it reconnects, each reconnects by itself (no face is told to) — exactly one new daemon
+  listening afterwards — and each shows the value again in the same form: the new daemon can only
+  have it from the state directory. The first face to reopen the key gets ``restored: true``, the
+  others attach to that live session; which is first is a race, so it is printed, not asserted;
 - then a value the Node client writes reaches all five: every face is live on the new daemon.
+
+``pytest -s`` prints how long each step took. The editors' drivers write every text their form's
+buffer shows to nvim.jsonl and emacs.jsonl in the test's temporary directory, beside each
+subprocess face's stderr: where to look when it fails.
 """
 from __future__ import annotations
 
