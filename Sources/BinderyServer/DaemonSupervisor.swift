@@ -40,7 +40,7 @@ enum DaemonSupervisor {
         let signaled = status & 0x7f
         let fate = signaled != 0 ? "killed by signal \(signaled)" : "exited with code \((status >> 8) & 0xff)"
         if signaled != 0 || (status >> 8) & 0xff != 0 {
-            StandardStreams.log("\(name): error: the daemon (pid \(pid)) was \(fate)")
+            StandardStreams.log("\(name): error: the daemon (pid \(pid)) \(signaled != 0 ? "was " : "")\(fate)")
         }
         let record = "pid \(pid): \(fate)\n"
         let descriptor = open(place.exitPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)

@@ -78,9 +78,10 @@ REASON is how the daemon before it ended."
         (bindery--slot-set
          bindery--status
          (format "Reconnected: key %S opened again, %s.\n(%s)\n" key
-                 (if (eq (plist-get opened :restored) t)
-                     "its values restored"
-                   "with new values (the daemon had not kept this session's)")
+                 (cond ((eq (plist-get opened :restored) t) "its values restored")
+                       ;; Another client reopened the key first: this form joined it, kept values and all.
+                       ((eq (plist-get opened :reopened) t) "joining the session another client reopened")
+                       (t "with new values (the daemon had not kept this session's)"))
                  reason)
          'shadow)
         (message "bindery: reconnected; %s reopened" (buffer-name)))

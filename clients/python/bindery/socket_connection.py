@@ -141,6 +141,11 @@ class SocketConnection(Connection):
             chunk = b""
         if not chunk:
             self._ended.set()
+            # Nothing more comes: the descriptor goes now, not when the connection is collected
+            # (a client that reconnects drops this one without closing it). Later writes fail as
+            # on a closed socket.
+            with self._write_lock:
+                self.socket.close()
         return chunk
 
     def _op_read_stderr_line(self) -> bytes:
