@@ -79,6 +79,11 @@ def test_two_forwarders_at_once_share_one_daemon(place):
     # when it left, so each opened one anew).
     assert sorted(sessions) == [1, 2, 3, 4]
     assert all(process.returncode == 0 for process in processes)
+    # A forwarder that found no daemon started one; the daemons that lost the lock exit (code 3), but
+    # in their own time: one that a busy machine has not yet run that far is still there a moment.
+    deadline = time.monotonic() + 10
+    while len(daemons_on(path)) > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert len(daemons_on(path)) == 1
 
 
