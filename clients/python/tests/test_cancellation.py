@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import _thread
 import json
+import signal
 import threading
 from typing import Any, List
 
@@ -47,6 +48,10 @@ def test_a_timeout_cancels_the_command_and_state_is_reset(daemon_path: str, tmp_
 
 def test_ctrl_c_during_invoke_cancels_it(client: Client) -> None:
     login = ready_login(client)
+    # Python's own Ctrl-C handler, whatever this process inherited: a shell starts a background job
+    # (`cmd &` without job control, as a CI script or a test lane does) with SIGINT ignored, and
+    # then interrupt_main does nothing at all.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)  # as if the user pressed Ctrl-C
     timer.start()
     try:
@@ -54,6 +59,7 @@ def test_ctrl_c_during_invoke_cancels_it(client: Client) -> None:
             login.invoke("login")
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, inherited)
     # The daemon got $/cancelRequest: the command unwinds without the clock moving.
     login.wait_until(lambda s: not s["login.running"], timeout=10)
     assert login.state["loggedInUser"] is None
