@@ -129,28 +129,6 @@ def home(tmp_path: Path, monkeypatch: Any) -> Iterator[Path]:
     faulthandler.cancel_dump_traceback_later()
 
 
-def browser() -> Any:
-    """Headless Chromium, as the web tests' `driver` fixture starts it."""
-    if web.selenium is None:
-        pytest.fail("python3-selenium is missing: run scripts/ensure-tools", pytrace=False)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1000,800", "--disable-extensions", "--no-first-run",
-                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-                     "--disable-backgrounding-occluded-windows"):
-        options.add_argument(argument)
-    chromium = os.environ.get("BINDERY_TEST_CHROMIUM", "/usr/bin/chromium")
-    if os.path.exists(chromium):
-        options.binary_location = chromium
-    chromedriver = os.environ.get("BINDERY_TEST_CHROMEDRIVER", "/usr/bin/chromedriver")
-    service = Service(chromedriver) if os.path.exists(chromedriver) else Service()
-    driver = webdriver.Chrome(service=service, options=options)
-    driver.set_script_timeout(10)
-    return driver
-
-
 def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None:
     caplog.set_level(logging.WARNING, logger="bindery")  # the Python client says its reconnect there
     began = time.monotonic()
@@ -204,7 +182,7 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
         readers.append(node.reader)
         bridge = web.Bridge(shlex.quote(DAEMON) + " --remote auto")
         cleanups += [bridge.stop, bridge.process.stdout.close, bridge.process.stderr.close]
-        driver = browser()
+        driver = web.start_chromium()  # headless, as the web tests start it
         cleanups.append(driver.quit)
         page = web.Page(driver, driver.current_window_handle, bridge).load("#/%s/%s" % (TYPE, KEY))
         page.form(TYPE, timeout=LIMIT)

@@ -10,7 +10,6 @@ from typing import Optional, Sequence
 from . import daemon_fate
 from .aio_connection import AsyncConnection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
-from .errors import DaemonExited
 from .framing import CONTENT_LENGTH
 from .socket_connection import _peer_pid, connect_socket
 
@@ -70,14 +69,11 @@ class AsyncSocketConnection(AsyncConnection):
             status, tail = await loop.run_in_executor(None, daemon_fate.recorded, self._daemon_pid, self.path)
             self._exit_status = status
             self._stderr.extend(tail)
-            self._fate = "the shared daemon on %s (pid %d); its log: %s.log" % (self.path, self._daemon_pid, self.path)
+            self._fate = daemon_fate.told(self._daemon_pid, self.path)
         return self._exit_status
 
     def failure(self) -> BaseException:
-        error = super().failure()
-        if isinstance(error, DaemonExited) and not error.reason and self._fate is not None:
-            return DaemonExited(error.returncode, error.stderr, self._fate)
-        return error
+        return daemon_fate.with_fate(super().failure(), self._fate)
 
     async def _op_join_stderr(self, timeout: float) -> None:
         pass

@@ -7,7 +7,9 @@ from __future__ import annotations
 import time
 from typing import List, Optional, Tuple
 
-__all__ = ["is_ending", "recorded"]
+from .errors import DaemonExited
+
+__all__ = ["is_ending", "recorded", "told", "with_fate"]
 
 PF_EXITING = 0x4
 
@@ -45,3 +47,15 @@ def recorded(pid: int, path: str, wait: float = 3.0) -> Tuple[Optional[int], Lis
     except OSError:
         tail = []
     return status, tail
+
+
+def told(pid: int, path: str) -> str:
+    """What a client of the socket says of the daemon that ended under it."""
+    return "the shared daemon on %s (pid %d); its log: %s.log" % (path, pid, path)
+
+
+def with_fate(error: BaseException, fate: Optional[str]) -> BaseException:
+    """A connection's failure, saying which daemon ended when it is a DaemonExited without a reason."""
+    if isinstance(error, DaemonExited) and not error.reason and fate is not None:
+        return DaemonExited(error.returncode, error.stderr, fate)
+    return error

@@ -120,14 +120,11 @@ class SocketConnection(Connection):
             status, tail = daemon_fate.recorded(self._daemon_pid, self.path)
             self._exit_status = status
             self._stderr.extend(tail)
-            self._fate = "the shared daemon on %s (pid %d); its log: %s.log" % (self.path, self._daemon_pid, self.path)
+            self._fate = daemon_fate.told(self._daemon_pid, self.path)
         return self._exit_status
 
     def failure(self) -> BaseException:
-        error = super().failure()
-        if isinstance(error, DaemonExited) and not error.reason and self._fate is not None:
-            return DaemonExited(error.returncode, error.stderr, self._fate)
-        return error
+        return daemon_fate.with_fate(super().failure(), self._fate)
 
     def _op_join_readers(self, timeout: float) -> None:
         if self._reader_thread is not threading.current_thread():

@@ -117,8 +117,9 @@ def bridge(start_bridge: Callable[..., Bridge]) -> Bridge:
     return start_bridge()
 
 
-@pytest.fixture(scope="session")
-def driver() -> Iterator[Any]:
+def start_chromium() -> Any:
+    """Headless Chromium under chromedriver, as every browser test here uses it (also
+    Tests/Shared/test_five_faces.py, which loads this file)."""
     if selenium is None:
         pytest.fail("python3-selenium is missing: run scripts/ensure-tools (it installs chromium, "
                     "chromium-driver and python3-selenium)", pytrace=False)
@@ -138,6 +139,12 @@ def driver() -> Iterator[Any]:
     service = Service(chromedriver) if os.path.exists(chromedriver) else Service()
     browser = webdriver.Chrome(service=service, options=options)
     browser.set_script_timeout(10)
+    return browser
+
+
+@pytest.fixture(scope="session")
+def driver() -> Iterator[Any]:
+    browser = start_chromium()
     try:
         yield browser
     finally:
