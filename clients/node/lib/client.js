@@ -1,15 +1,15 @@
 // The public entry point: a connection to binderyd, its schemas, and the sessions opened on it.
 import { EventEmitter } from 'node:events';
 import { Connection } from './connection.js';
-import { startDaemon } from './daemon-process.js';
+import { startDaemon, within } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
 import { connectSocket, socketPath } from './socket.js';
 import { socketCloseError } from './daemon-fate.js';
 import {
-  BinderyError, ConnectionClosedError, DaemonExitedError, UnknownFieldError, UnknownTypeError,
+  BinderyError, ConnectionClosedError, DaemonExitedError, UnknownTypeError,
 } from './errors.js';
 import { Mirror, childRefs } from './mirror.js';
-import { Session } from './session.js';
+import { Session, checkMembers } from './session.js';
 import { encodeValue } from './values.js';
 
 /** This package's version (kept equal to package.json's by a test). */
@@ -141,15 +141,7 @@ export class Client extends EventEmitter {
     client.process = daemonProcess.child;
     client.#daemon = daemonProcess;
     daemonProcess.exited.then((status) => client.emit('exit', status));
-    if (initialize) {
-      try {
-        await client.initialize(clientInfo ? { clientInfo } : {});
-      } catch (error) {
-        daemonProcess.child.kill('SIGKILL');
-        throw error;
-      }
-    }
-    return client;
+    return client.#begin(initialize, clientInfo, () => daemonProcess.child.kill('SIGKILL'));
   }
 
   /**
@@ -176,15 +168,20 @@ export class Client extends EventEmitter {
     });
     client.socketPath = file;
     if (reconnect) client.#reconnect = { file, daemon: starts, args, initialize: clientInfo ? { clientInfo } : {} };
-    if (initialize) {
-      try {
-        await client.initialize(clientInfo ? { clientInfo } : {});
-      } catch (error) {
-        connection.destroy();
-        throw error;
-      }
+    return client.#begin(initialize, clientInfo, () => connection.destroy());
+  }
+
+  // The end of spawn and connect: initializes unless told not to; `undo` ends the daemon or the
+  // socket when that fails.
+  async #begin(initialize, clientInfo, undo) {
+    if (!initialize) return this;
+    try {
+      await this.initialize(clientInfo ? { clientInfo } : {});
+    } catch (error) {
+      undo();
+      throw error;
     }
-    return client;
+    return this;
   }
 
   /** The view model schemas (`initialize`'s `viewModels`), once known. */
@@ -268,7 +265,7 @@ export class Client extends EventEmitter {
       throw new UnknownTypeError(`Unknown view model type "${type}"; known types: ${known.join(', ')}`,
         { data: { type, known }, method: 'session/open', local: true });
     }
-    if (observe !== undefined) checkObserved(schema, observe);
+    if (observe !== undefined) checkMembers(schema, observe, 'session/open');
     const params = { type };
     if (args !== undefined) params.args = encodeValue(args);
     if (observe !== undefined) params.observe = observe;
@@ -280,17 +277,8 @@ export class Client extends EventEmitter {
     await this.request('session/open', params, {
       ...options,
       onResponse: (opened) => {
-        session = this.#sessions.get(opened.session);
-        const before = session?.state;
-        const taken = this.#mirror.take(opened.session, { type, ...opened });
-        if (session) {
-          session._reopened(opened, taken.record);
-        } else {
-          session = new Session(this, schema, taken.record, opened, key);
-          this.#sessions.set(session.id, session);
-        }
-        this.#adopt(session, taken, 'reopen');
-        if (before) session._changed(differences(before, session.state), { revision: session.revision, cause: undefined, source: 'reopen', splices: {} });
+        session = this.#sessions.get(opened.session) ?? new Session(this, schema, null, key);
+        this._takeWhole(session, opened, 'reopen', true);
       },
     });
     return session;
@@ -348,7 +336,7 @@ export class Client extends EventEmitter {
 
   /** @internal Called by a session once it is closed: so are the children under it. */
   _forget(session) {
-    const below = this.#descendants(session);
+    const below = this.#mirror.descendants(session.id).map((id) => this.#sessions.get(id)).filter(Boolean);
     if (this.#sessions.get(session.id) === session) {
       this.#sessions.delete(session.id);
       this.#mirror.drop(session.id);
@@ -371,7 +359,7 @@ export class Client extends EventEmitter {
     const outcome = this.#mirror.answer(request, response);
     const session = outcome?.record ? this.#sessions.get(outcome.record.id) : undefined;
     if (!session) return;
-    if (outcome.changed) session._changed({}, undefined); // no event (the script wrote it); waiters look
+    if (outcome.changed) session._changed({}); // no event (the script wrote it); waiters look
     if (outcome.resync) this.#resync(session);
   }
 
@@ -381,14 +369,19 @@ export class Client extends EventEmitter {
   }
 
   /**
-   * @internal A whole state for `session` (session/state, session/observe): the mirror takes it,
-   * with every child under it, and the session emits what differs (`source`).
+   * @internal A whole state for `session` (session/state, session/observe; with `opened`, a
+   * session/open's result, its id the session's from now on): the mirror takes it, with every
+   * child under it, and the session emits what differs (`source`).
    */
-  _takeWhole(session, result, source) {
-    const before = session.state;
-    const taken = this.#mirror.take(session.id, result);
+  _takeWhole(session, result, source, opened = false) {
+    const before = session.state; // undefined for a session being opened
+    const taken = this.#mirror.take(opened ? result.session : session.id, opened ? { type: session.type, ...result } : result);
+    if (opened) {
+      session._opened(result, taken.record);
+      this.#sessions.set(session.id, session);
+    }
     this.#adopt(session, taken, source);
-    session._changed(differences(before, session.state), { revision: session.revision, cause: undefined, source, splices: {} });
+    if (before) session._changed(differences(before, session.state), source);
   }
 
   /** @internal Resolves once a reconnect is over (rejects if the client is closed meanwhile). */
@@ -408,7 +401,7 @@ export class Client extends EventEmitter {
     }
     for (const [id, names] of Object.entries(retaken)) {
       const child = this.#sessions.get(Number(id));
-      if (child) child._changed(pick(child.state, names), { revision: child.revision, cause: undefined, source, splices: {} });
+      if (child) child._changed(pick(child.state, names), source);
     }
     this.#link(parent);
     for (const id of dropped) this.#sessions.get(id)?._detach();
@@ -426,7 +419,7 @@ export class Client extends EventEmitter {
       return;
     }
     this.#adopt(session, { children: fold.children, retaken: fold.retaken }, 'resync');
-    session._changed(fold.changes, { revision: params.revision, cause: params.cause, source: 'didChange', splices: fold.splices });
+    session._changed(fold.changes, 'didChange', { cause: params.cause, splices: fold.splices });
     for (const id of fold.detached) this.#sessions.get(id)?._detach();
   }
 
@@ -509,16 +502,9 @@ export class Client extends EventEmitter {
     const params = { type: session.type, key: session.key };
     const observed = Object.keys(session.state).filter((name) => session.members.includes(name));
     if (observed.length > 0 && observed.length < session.members.length) params.observe = observed;
-    const before = session.state;
     try {
       await this.request('session/open', params, {
-        onResponse: (opened) => {
-          const taken = this.#mirror.take(opened.session, { type: session.type, ...opened });
-          session._reopened(opened, taken.record);
-          this.#sessions.set(session.id, session);
-          this.#adopt(session, taken, 'reconnect');
-          session._changed(differences(before, session.state), { revision: session.revision, cause: undefined, source: 'reconnect', splices: {} });
-        },
+        onResponse: (opened) => this._takeWhole(session, opened, 'reconnect', true),
       });
       return true;
     } catch (failure) {
@@ -542,18 +528,6 @@ export class Client extends EventEmitter {
         todo.push(child);
       }
     }
-  }
-
-  // Every held session under `session` (children, their children...).
-  #descendants(session) {
-    const found = [];
-    let frontier = new Set([session]);
-    while (frontier.size > 0) {
-      const below = [...this.#sessions.values()].filter((s) => frontier.has(s._parent) && !found.includes(s));
-      found.push(...below);
-      frontier = new Set(below);
-    }
-    return found;
   }
 
   async #close(timeout) {
@@ -600,19 +574,6 @@ export class Client extends EventEmitter {
   }
 }
 
-function checkObserved(schema, names) {
-  if (!Array.isArray(names)) throw new TypeError('observe takes an array of member names');
-  const members = [
-    ...schema.fields.map((field) => field.name),
-    ...schema.commands.flatMap((command) => [`${command.name}.enabled`, `${command.name}.running`]),
-  ];
-  const unknown = names.find((name) => !members.includes(name));
-  if (unknown === undefined) return;
-  const known = schema.fields.map((field) => field.name);
-  throw new UnknownFieldError(`Unknown field "${unknown}" in observe of ${schema.type}; known: ${known.join(', ')}`,
-    { data: { field: unknown, known }, method: 'session/open', local: true });
-}
-
 /**
  * The schemas of the child view model types a schema nests, each once; a type described inside
  * itself (`{type: name}` only) is not repeated.
@@ -647,12 +608,6 @@ function differences(before, after) {
 
 function pick(state, names) {
   return Object.fromEntries(names.filter((name) => Object.hasOwn(state, name)).map((name) => [name, state[name]]));
-}
-
-function within(promise, ms) {
-  let timer;
-  return Promise.race([promise, new Promise((resolve) => { timer = setTimeout(resolve, ms, undefined); })])
-    .finally(() => clearTimeout(timer));
 }
 
 /**

@@ -56,7 +56,8 @@ export function startDaemon({ path, args = [], env, cwd, stderrLines = 20, onStd
   };
 }
 
-function within(promise, ms) {
+/** What `promise` resolves with if it does within `ms`, else undefined (also Client#close's wait). */
+export function within(promise, ms) {
   let timer;
   return Promise.race([
     promise,

@@ -37,27 +37,26 @@ export class Session extends EventEmitter {
   #native = { from: null, values: null };
 
   /**
-   * @internal Made by Client#open.
+   * @internal Made by Client#open (then given its record by `_opened`) and for children.
    * @param {import('./client.js').Client} client
    * @param {object} schema the type's schema, from initialize or viewModels/describe
-   * @param {{ id: number, revision: number, state: object }} record the mirror's, for this session
-   * @param {{ reopened?: boolean, restored?: boolean }} [opened] session/open's result
+   * @param {{ id: number, revision: number, state: object } | null} record the mirror's, for this session
    * @param {string} [key]
    */
-  constructor(client, schema, record, opened = {}, key = undefined) {
+  constructor(client, schema, record, key = undefined) {
     super();
     this.#client = client;
     this.#schema = schema;
     /** The daemon's id for this session. */
-    this.id = record.id;
+    this.id = record?.id;
     /** The view model type. */
     this.type = schema.type;
     /** The key it was opened with, if any. */
     this.key = key;
     /** Whether the last open with a key found the session already open. */
-    this.reopened = opened.reopened ?? false;
+    this.reopened = false;
     /** Whether the last open with a key found it stored by `binderyd --state DIR` (fields restored). */
-    this.restored = opened.restored ?? false;
+    this.restored = false;
     this.#record = record;
     /** @internal The session whose member shows this one (a child view model); set by the client. */
     this._parent = null;
@@ -148,7 +147,7 @@ export class Session extends EventEmitter {
 
   /** The current value of every observed member: a snapshot, replaced on each change. */
   get state() {
-    return this.#record.state;
+    return this.#record?.state;
   }
 
   /**
@@ -191,10 +190,7 @@ export class Session extends EventEmitter {
 
   /** Every member a state can hold: fields, outputs, and `c.enabled` / `c.running` per command. */
   get members() {
-    return [
-      ...this.#schema.fields.map((field) => field.name),
-      ...this.commands.flatMap((name) => [`${name}.enabled`, `${name}.running`]),
-    ];
+    return memberNames(this.#schema);
   }
 
   /**
@@ -253,13 +249,9 @@ export class Session extends EventEmitter {
     const wire = encodeValue(value, this.#memberType(field));
     const written = wire === undefined ? undefined : JSON.parse(JSON.stringify(wire));
     const { expectedRevision, ...requestOptions } = options ?? {};
-    // While a shared daemon is being reconnected to, calls wait for it (then this.id is the new one).
-    if (this.#client.reconnecting) await this.#client._connected();
-    const params = { session: this.id, field, value: wire };
-    if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
     // No echo: the daemon does not send back what this session wrote unless it stored something
     // else; the mirror holds the written value once answered (lib/mirror.js, `answer`).
-    const { id, promise } = this.#client._startRequest('setField', params, {
+    const { id, promise } = await this.#start('setField', { field, value: wire, expectedRevision }, {
       ...requestOptions,
       onResponse: (result) => this.#client._answered(id, { result }),
     });
@@ -289,12 +281,8 @@ export class Session extends EventEmitter {
         { data: { session: this.id, command, known }, method: 'invoke', local: true });
     }
     const described = this.#schema.commands.find((c) => c.name === command);
-    if (this.#client.reconnecting) await this.#client._connected();
-    const params = args === undefined ? { session: this.id, command }
-      : { session: this.id, command, args: encodeValue(args, described?.args) };
     const { native, expectedRevision, ...requestOptions } = options ?? {};
-    if (expectedRevision !== undefined) params.expectedRevision = expectedRevision;
-    const result = await this.#client.request('invoke', params, requestOptions);
+    const result = await this.#request('invoke', { command, args: encodeValue(args, described?.args), expectedRevision }, requestOptions);
     return native ? decodeValue(result?.result ?? null, described?.result) : result?.result ?? null;
   }
 
@@ -326,9 +314,7 @@ export class Session extends EventEmitter {
    * @param {RequestOptions} [options]
    */
   async snapshot(options) {
-    this.#checkOpen();
-    if (this.#client.reconnecting) await this.#client._connected();
-    return this.#client.request('session/snapshot', { session: this.id }, options);
+    return this.#request('session/snapshot', {}, options);
   }
 
   /**
@@ -336,9 +322,7 @@ export class Session extends EventEmitter {
    * @param {RequestOptions} [options]
    */
   async refresh(options) {
-    this.#checkOpen();
-    if (this.#client.reconnecting) await this.#client._connected();
-    await this.#client.request('session/state', { session: this.id }, {
+    await this.#request('session/state', {}, {
       ...options,
       onResponse: (result) => this.#client._takeWhole(this, result, 'refresh'),
     });
@@ -352,10 +336,8 @@ export class Session extends EventEmitter {
    */
   async observe(names, options) {
     this.#checkOpen();
-    if (!Array.isArray(names)) throw new TypeError('observe takes an array of member names');
-    for (const name of names) this.#checkMember(name, 'session/observe');
-    if (this.#client.reconnecting) await this.#client._connected();
-    await this.#client.request('session/observe', { session: this.id, properties: names }, {
+    checkMembers(this.#schema, names, 'session/observe', { session: this.id });
+    await this.#request('session/observe', { properties: names }, {
       ...options,
       onResponse: (result) => this.#client._takeWhole(this, result, 'observe'),
     });
@@ -369,12 +351,8 @@ export class Session extends EventEmitter {
    */
   async close(options) {
     if (this.#closed) return;
-    if (this.#client.reconnecting) await this.#client._connected();
     try {
-      await this.#client.request('session/close', { session: this.id }, {
-        ...options,
-        onResponse: () => this._markClosed(),
-      });
+      await this.#request('session/close', {}, { ...options, onResponse: () => this._markClosed() });
     } catch (error) {
       // Already gone on the daemon's side: the goal is reached.
       if (error instanceof UnknownSessionError) this._markClosed();
@@ -478,7 +456,7 @@ export class Session extends EventEmitter {
       this.#waiters.add(waiter);
       waiter.check();
       if (!this.#waiters.has(waiter)) return;
-      if (this.#closed) return waiter.fail(new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { local: true }));
+      if (this.#closed) return waiter.fail(this.#closedError());
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       if (timeout !== undefined) {
@@ -488,17 +466,17 @@ export class Session extends EventEmitter {
   }
 
   /**
-   * @internal Members the client's mirror changed (a didChange folded, a whole state taken): the
-   * `change` event when any did, and the waiters.
+   * @internal Members the client's mirror changed (a didChange folded, a whole state taken, by
+   * `source`): the `change` event when any did, and the waiters.
    */
-  _changed(changes, info) {
-    if (Object.keys(changes).length > 0) this.emit('change', changes, info);
-    this.#stateChanged();
+  _changed(changes, source, { cause, splices = {} } = {}) {
+    if (Object.keys(changes).length > 0) this.emit('change', changes, { revision: this.revision, cause, source, splices });
+    for (const waiter of [...this.#waiters]) waiter.check();
   }
 
-  /** @internal session/open of this session's key answered again (`reopened`), or after a reconnect. */
-  _reopened(opened, record) {
-    this.reopened = opened.reopened ?? true;
+  /** @internal session/open answered: the first time, again for its key (`reopened`), or after a reconnect. */
+  _opened(opened, record) {
+    this.reopened = opened.reopened ?? false;
     this.restored = opened.restored ?? false;
     this.id = record.id;
     this.#record = record;
@@ -517,35 +495,40 @@ export class Session extends EventEmitter {
     this.#closed = true;
     this.#closedBy = error;
     this.#client._forget(this);
-    const failure = error ?? new SessionClosedError(this.#detached ? this.#detachedMessage()
-      : `session ${this.id} (${this.type}) was closed`, { local: true });
+    const failure = error ?? (this.#detached ? this.#closedError() : new SessionClosedError(`session ${this.id} (${this.type}) was closed`, { local: true }));
     for (const waiter of [...this.#waiters]) waiter.fail(failure);
     this.emit('close', error);
   }
 
   // session/undo or session/redo: the restored fields came first, by didChange (cause: this request).
   async #history(method, options) {
-    this.#checkOpen();
-    if (this.#client.reconnecting) await this.#client._connected();
-    return this.#client.request(method, { session: this.id }, {
+    return this.#request(method, {}, {
       ...options,
       onResponse: (result) => this.#client._behind(this, result?.revision),
     });
   }
 
-  #detachedMessage() {
-    return `session ${this.id} (${this.type}) is detached: its parent, session ${this._parent?.id ?? '?'}, no longer shows it`;
+  // A request on this session (`params` and its id), once it is open; while a shared daemon is
+  // being reconnected to, after that (this.id is then the new one). Returns `{id, promise}`.
+  async #start(method, params, options) {
+    this.#checkOpen();
+    if (this.#client.reconnecting) await this.#client._connected();
+    return this.#client._startRequest(method, { session: this.id, ...params }, options);
+  }
+
+  async #request(method, params, options) {
+    return (await this.#start(method, params, options)).promise;
+  }
+
+  #closedError() {
+    const how = this.#detached ? `is detached: its parent, session ${this._parent?.id ?? '?'}, no longer shows it` : 'is closed';
+    return new SessionClosedError(`session ${this.id} (${this.type}) ${how}`, { data: { session: this.id }, local: true });
   }
 
   #checkOpen() {
-    if (this.#detached) {
-      throw new SessionClosedError(this.#detachedMessage(), { data: { session: this.id }, local: true });
-    }
     // A session closed because the connection ended says how it ended (DaemonExitedError...).
     if (this.#closedBy) throw this.#closedBy;
-    if (this.#closed) {
-      throw new SessionClosedError(`session ${this.id} (${this.type}) is closed`, { data: { session: this.id }, local: true });
-    }
+    if (this.#closed) throw this.#closedError();
   }
 
   // A member's type object: a field's or output's; `c.enabled` and `c.running` are booleans.
@@ -555,16 +538,35 @@ export class Session extends EventEmitter {
     return /\.(enabled|running)$/.test(name) ? { type: 'boolean', nullable: false } : undefined;
   }
 
-  #checkMember(name, method = 'setField') {
-    if (this.members.includes(name)) return;
-    const known = this.#schema.fields.map((field) => field.name);
-    throw new UnknownFieldError(`Unknown field "${name}" in ${this.type}; known: ${known.join(', ')}`,
-      { data: { session: this.id, field: name, known }, method, local: true });
+  #checkMember(name) {
+    checkMembers(this.#schema, [name], 'setField', { session: this.id });
   }
+}
 
-  #stateChanged() {
-    for (const waiter of [...this.#waiters]) waiter.check();
-  }
+/**
+ * Every member a state of `schema` can hold: fields, outputs, `c.enabled` / `c.running` per command.
+ * @param {object} schema
+ */
+export function memberNames(schema) {
+  return [
+    ...schema.fields.map((field) => field.name),
+    ...schema.commands.flatMap((command) => [`${command.name}.enabled`, `${command.name}.running`]),
+  ];
+}
+
+/**
+ * Throws UnknownFieldError (local, for `method`; `data` more of its data) for the first of `names`
+ * that is no member of `schema`; TypeError when `names` is not an array.
+ */
+export function checkMembers(schema, names, method, data = {}) {
+  if (!Array.isArray(names)) throw new TypeError('observe takes an array of member names');
+  const members = memberNames(schema);
+  const unknown = names.find((name) => !members.includes(name));
+  if (unknown === undefined) return;
+  const known = schema.fields.map((field) => field.name);
+  const where = method === 'session/open' ? `observe of ${schema.type}` : schema.type;
+  throw new UnknownFieldError(`Unknown field "${unknown}" in ${where}; known: ${known.join(', ')}`,
+    { data: { ...data, field: unknown, known }, method, local: true });
 }
 
 /**
