@@ -610,7 +610,8 @@ export declare class UntrustedSocketError extends ConnectionClosedError {
   reason: string;
 }
 export declare class DaemonExitedError extends ConnectionClosedError {
-  constructor(info: { exitCode: number | null; signal: string | null; stderr: string[] }, options?: { cause?: unknown });
+  /** `where`: which daemon it was, for one the client did not spawn (a shared daemon's path, pid and log). */
+  constructor(info: { exitCode: number | null; signal: string | null; stderr: string[]; where?: string }, options?: { cause?: unknown });
   exitCode: number | null;
   signal: string | null;
   /** The last lines (20 by default) the daemon wrote to stderr. */

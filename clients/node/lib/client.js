@@ -4,7 +4,7 @@ import { Connection } from './connection.js';
 import { startDaemon, within } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
 import { connectSocket, socketPath } from './socket.js';
-import { socketCloseError } from './daemon-fate.js';
+import { overSocket } from './daemon-fate.js';
 import {
   BinderyError, ConnectionClosedError, DaemonExitedError, UnknownTypeError,
 } from './errors.js';
@@ -161,11 +161,7 @@ export class Client extends EventEmitter {
     // The daemon's supervisor keeps auto's keyed forms in the user's state directory.
     const starts = start ? findDaemon({ daemon }) : undefined;
     const connection = await connectSocket(file, { daemon: starts, args });
-    const connectedAt = Date.now();
-    const client = new Client({
-      input: connection, output: connection, timeout, cancelGrace, splices, display,
-      closeError: () => socketCloseError(file, connectedAt),
-    });
+    const client = new Client({ ...overSocket(file, connection), timeout, cancelGrace, splices, display });
     client.socketPath = file;
     if (reconnect) client.#reconnect = { file, daemon: starts, args, initialize: clientInfo ? { clientInfo } : {} };
     return client.#begin(initialize, clientInfo, () => connection.destroy());
@@ -395,15 +391,17 @@ export class Client extends EventEmitter {
     for (const id of children) {
       const record = this.#mirror.sessions.get(id);
       const schema = this.#schemas.get(record.type) ?? { type: String(record.type), fields: [], commands: [] };
-      const child = new Session(this, schema, record);
-      child._parent = parent; // until #link finds the session whose state shows it
-      this.#sessions.set(id, child);
+      this.#sessions.set(id, new Session(this, schema, record));
+    }
+    for (const id of [parent.id, ...this.#mirror.descendants(parent.id)]) {
+      for (const child of childRefs(this.#mirror.sessions.get(id)?.state)) {
+        if (this.#sessions.has(child)) this.#sessions.get(child)._parent = this.#sessions.get(id);
+      }
     }
     for (const [id, names] of Object.entries(retaken)) {
       const child = this.#sessions.get(Number(id));
       if (child) child._changed(pick(child.state, names), source);
     }
-    this.#link(parent);
     for (const id of dropped) this.#sessions.get(id)?._detach();
   }
 
@@ -469,11 +467,10 @@ export class Client extends EventEmitter {
           socket.destroy();
           return;
         }
-        const connectedAt = Date.now();
         for (const session of [...this.#sessions.values()]) session._markClosed(error); // a failed attempt's children
         this.#sessions.clear();
         this.#mirror = new Mirror();
-        this.#attach({ input: socket, output: socket, closeError: () => socketCloseError(file, connectedAt) });
+        this.#attach(overSocket(file, socket));
         await this.initialize(initialize);
         const sessions = [];
         for (const session of this.#keyed.filter((keyed) => !keyed.closed)) {
@@ -514,22 +511,6 @@ export class Client extends EventEmitter {
     }
   }
 
-  // Sets `parent` of every session the tree under `parent` shows.
-  #link(parent) {
-    const todo = [parent];
-    const seen = new Set([parent.id]);
-    while (todo.length > 0) {
-      const session = todo.pop();
-      for (const id of childRefs(session.state)) {
-        const child = this.#sessions.get(id);
-        if (!child || seen.has(id)) continue;
-        seen.add(id);
-        child._parent = session;
-        todo.push(child);
-      }
-    }
-  }
-
   async #close(timeout) {
     if (this.#reconnected) { // reconnecting: no daemon to tell; whatever waits for it is closed
       this.#userClosed = true;
@@ -545,7 +526,6 @@ export class Client extends EventEmitter {
       } catch {
         // Already dying, or not answering: exit and the end of input still apply.
       }
-      this.#userClosed = true;
       this.notify('exit');
       this.connection.endOutput();
     }

@@ -10,6 +10,17 @@ import { ConnectionClosedError, DaemonExitedError } from './errors.js';
 const signalNames = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 
 /**
+ * A Client's or Connection's streams over `socket`, connected now to `file`: its close error says
+ * how the daemon ended (`socketCloseError`).
+ * @param {string} file
+ * @param {import('node:net').Socket} socket
+ */
+export function overSocket(file, socket) {
+  const connectedAt = Date.now();
+  return { input: socket, output: socket, closeError: () => socketCloseError(file, connectedAt) };
+}
+
+/**
  * The error for a socket connection the daemon ended: DaemonExitedError (how it ended, the path,
  * its log's last lines) when a record comes within `wait` ms, else ConnectionClosedError.
  * @param {string} file the socket's path
@@ -31,12 +42,10 @@ export async function socketCloseError(file, connectedAt, wait = 3000) {
         } catch {
           // no log
         }
-        const error = new DaemonExitedError({
+        return new DaemonExitedError({
           exitCode: killed ? null : number, signal: killed ? (signalNames.get(number) ?? `signal ${number}`) : null, stderr,
+          where: `the shared daemon on ${file} (pid ${match[1]}); its log: ${file}.log`,
         });
-        error.message = error.message.replace(/^binderyd (was killed by [A-Z0-9 ]*?[A-Z0-9]+|exited with code \d+)(?=;)/,
-          `binderyd $1 (the shared daemon on ${file} (pid ${match[1]}); its log: ${file}.log)`);
-        return error;
       }
     } catch {
       // not written (yet)

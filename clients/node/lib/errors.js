@@ -215,13 +215,14 @@ export class UntrustedSocketError extends ConnectionClosedError {
 /** The daemon process ended; carries how it ended and the last lines it wrote to stderr. */
 export class DaemonExitedError extends ConnectionClosedError {
   /**
-   * @param {{ exitCode: number | null, signal: string | null, stderr: string[] }} info
+   * @param {{ exitCode: number | null, signal: string | null, stderr: string[], where?: string }} info
+   *   `where`: which daemon it was, for one the client did not spawn (a shared daemon's path, pid, log)
    * @param {{ cause?: unknown }} [options]
    */
-  constructor({ exitCode, signal, stderr }, options = {}) {
+  constructor({ exitCode, signal, stderr, where }, options = {}) {
     const how = signal ? `was killed by ${signal}` : `exited with code ${exitCode}`;
     const tail = stderr.length > 0 ? `; its last stderr lines:\n  ${stderr.join('\n  ')}` : '; it wrote nothing to stderr';
-    super(`binderyd ${how}${tail}`, options);
+    super(`binderyd ${how}${where ? ` (${where})` : ''}${tail}`, options);
     this.exitCode = exitCode;
     this.signal = signal;
     /** The last lines (at most 20) the daemon wrote to stderr. */

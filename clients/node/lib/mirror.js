@@ -75,15 +75,7 @@ export class Mirror {
     const under = children ? this.descendants(id) : [];
     const changed = this.#hold(id, { type, revision, state, display }) ?? Object.keys(state ?? {});
     const result = { record: this.sessions.get(id), changed, children: [], retaken: {}, dropped: [] };
-    const listed = new Set();
-    for (const [key, entry] of Object.entries(children ?? {})) {
-      const child = Number(key);
-      if (!Number.isInteger(child) || entry === null || typeof entry !== 'object') continue;
-      listed.add(child);
-      const names = this.#hold(child, entry);
-      if (names === null) result.children.push(child);
-      else result.retaken[child] = names;
-    }
+    const listed = this.#holdChildren(children, result);
     for (const gone of under) {
       if (!listed.has(gone) && this.drop(gone)) result.dropped.push(gone);
     }
@@ -135,13 +127,7 @@ export class Mirror {
     }
     record.state = state;
     const result = { id, record, resync: false, changes, splices, children: [], retaken: {}, detached: [] };
-    for (const [key, entry] of Object.entries(params.children ?? {})) {
-      const child = Number(key);
-      if (!Number.isInteger(child) || entry === null || typeof entry !== 'object') continue;
-      const names = this.#hold(child, entry);
-      if (names === null) result.children.push(child);
-      else result.retaken[child] = names;
-    }
+    this.#holdChildren(params.children, result);
     for (const gone of Array.isArray(params.detached) ? params.detached : []) {
       for (const below of [gone, ...this.descendants(gone)]) if (this.drop(below)) result.detached.push(below);
     }
@@ -233,6 +219,21 @@ export class Mirror {
       }
     }
     return found;
+  }
+
+  // Holds every child of a `children` object (`{id: {type, revision, state, display}}`): a new one's
+  // id goes to `result.children`, a held one's changed names to `result.retaken`. Returns the ids.
+  #holdChildren(children, result) {
+    const listed = new Set();
+    for (const [key, entry] of Object.entries(children ?? {})) {
+      const child = Number(key);
+      if (!Number.isInteger(child) || entry === null || typeof entry !== 'object') continue;
+      listed.add(child);
+      const names = this.#hold(child, entry);
+      if (names === null) result.children.push(child);
+      else result.retaken[child] = names;
+    }
+    return listed;
   }
 
   // Holds a session's whole state (in step again); null when it is new here, else the names whose

@@ -124,15 +124,16 @@ export class Session extends EventEmitter {
     return childRefs(this.#record.state).map((id) => this.#client._session(id)).filter((session) => session !== undefined);
   }
 
-  // 'one' or 'rows'; TypeError for a member that shows no child view model.
+  // 'one' or 'rows' (an array of child view models); TypeError for a member that shows no child.
   #childKind(name, value) {
-    const kind = childKind(this.#memberType(name));
-    if (kind) return kind;
+    const type = this.#memberType(name);
+    if (type?.type === 'viewModel') return 'one';
+    if (type?.type === 'array' && type.items?.type === 'viewModel') return 'rows';
     if (this.#schema.fields.length === 0) { // no schema: read the value
       if (Array.isArray(value)) return 'rows';
       if (childRef(value) !== null) return 'one';
     }
-    throw new TypeError(`"${name}" of ${this.type} is not a child view model (its type is ${this.#memberType(name)?.type ?? 'unknown'})`);
+    throw new TypeError(`"${name}" of ${this.type} is not a child view model (its type is ${type?.type ?? 'unknown'})`);
   }
 
   #childSession(name, value) {
@@ -567,16 +568,6 @@ export function checkMembers(schema, names, method, data = {}) {
   const where = method === 'session/open' ? `observe of ${schema.type}` : schema.type;
   throw new UnknownFieldError(`Unknown field "${unknown}" in ${where}; known: ${known.join(', ')}`,
     { data: { ...data, field: unknown, known }, method, local: true });
-}
-
-/**
- * How a member's type object holds child view models: 'one', 'rows' (an array of them), or null.
- * @param {object | undefined} type
- */
-export function childKind(type) {
-  if (type?.type === 'viewModel') return 'one';
-  if (type?.type === 'array' && type.items?.type === 'viewModel') return 'rows';
-  return null;
 }
 
 /**

@@ -14,8 +14,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UntrustedSocketError } from './errors.js';
 
-function myUid() {
-  return process.geteuid ? process.geteuid() : process.getuid();
+// The lstat of `target` (the socket `file`, or its directory), called `name`: refused when it cannot
+// be examined, is not what `is` accepts (`otherwise` says what it is), or is another user's.
+function owned(file, target, name, is, otherwise) {
+  let status;
+  try {
+    status = fs.lstatSync(target);
+  } catch (error) {
+    throw new UntrustedSocketError(file, `cannot examine ${name}: ${error.code}`);
+  }
+  const me = process.geteuid ? process.geteuid() : process.getuid();
+  if (!is(status)) throw new UntrustedSocketError(file, otherwise);
+  if (status.uid !== me) throw new UntrustedSocketError(file, `${name} belongs to user ${status.uid}, not to this user (${me})`);
+  return status;
 }
 
 /**
@@ -25,15 +36,7 @@ function myUid() {
  */
 export function checkDirectory(file) {
   const directory = path.dirname(file);
-  let status;
-  try {
-    status = fs.lstatSync(directory);
-  } catch (error) {
-    throw new UntrustedSocketError(file, `cannot examine ${directory}: ${error.code}`);
-  }
-  const me = myUid();
-  if (!status.isDirectory()) throw new UntrustedSocketError(file, `${directory} is not a directory (a link is not accepted)`);
-  if (status.uid !== me) throw new UntrustedSocketError(file, `${directory} belongs to user ${status.uid}, not to this user (${me})`);
+  const status = owned(file, directory, directory, (s) => s.isDirectory(), `${directory} is not a directory (a link is not accepted)`);
   if (status.mode & 0o022) {
     throw new UntrustedSocketError(file, `${directory} is writable by others (mode ${(status.mode & 0o777).toString(8)})`);
   }
@@ -45,13 +48,5 @@ export function checkDirectory(file) {
  */
 export function verifySocket(file) {
   checkDirectory(file);
-  let status;
-  try {
-    status = fs.lstatSync(file);
-  } catch (error) {
-    throw new UntrustedSocketError(file, `cannot examine it: ${error.code}`);
-  }
-  const me = myUid();
-  if (!status.isSocket()) throw new UntrustedSocketError(file, 'it is not a socket');
-  if (status.uid !== me) throw new UntrustedSocketError(file, `the socket belongs to user ${status.uid}, not to this user (${me})`);
+  owned(file, file, 'the socket', (s) => s.isSocket(), 'it is not a socket');
 }

@@ -45,15 +45,6 @@ function isPlainObject(value) {
 }
 
 /**
- * A date as the daemon writes dates: ISO 8601 in UTC with milliseconds.
- * @param {Date} date
- */
-export function formatDate(date) {
-  if (Number.isNaN(date.getTime())) throw refuse('an invalid Date cannot be sent', 'Invalid Date');
-  return date.toISOString();
-}
-
-/**
  * `value` in the wire form the daemon reads, following `type` (a schema type object) when given.
  * Throws InvalidParamsError (local) for a value with no wire form (an invalid Date, a function, a
  * bigint beyond a number's exact range where no Decimal is expected).
@@ -70,7 +61,10 @@ export function encodeValue(value, type) {
     throw refuse(`a bigint beyond a number's exact range (${value}) can only be sent where a Decimal is expected`, 'bigint');
   }
   if (typeof value !== 'object') throw refuse(`cannot send a ${typeof value}`, typeof value);
-  if (value instanceof Date) return formatDate(value);
+  if (value instanceof Date) { // ISO 8601 in UTC with milliseconds, as the daemon writes dates
+    if (Number.isNaN(value.getTime())) throw refuse('an invalid Date cannot be sent', 'Invalid Date');
+    return value.toISOString();
+  }
   if (ArrayBuffer.isView(value)) return base64(value);
   if (value instanceof ArrayBuffer) return base64(new Uint8Array(value));
   const items = kind === 'array' ? type.items : undefined;
