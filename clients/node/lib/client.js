@@ -101,8 +101,7 @@ export class Client extends EventEmitter {
         this.#lost(error);
         return;
       }
-      const graceful = this.#userClosed;
-      for (const session of [...this.#sessions.values()]) session._markClosed(graceful ? undefined : error);
+      this.#closeHeld(this.#userClosed ? undefined : error);
       this.emit('close', error);
     });
   }
@@ -441,8 +440,7 @@ export class Client extends EventEmitter {
     promise.catch(() => {}); // nobody may be waiting
     this.#reconnected = { promise, resolve, reject };
     this.#keyed = [...this.#sessions.values()].filter((session) => session.key !== undefined && session.parent === null);
-    for (const session of [...this.#sessions.values()]) if (!this.#keyed.includes(session)) session._markClosed(error);
-    this.#sessions.clear();
+    this.#closeHeld(error, this.#keyed);
     this.#reconnectLoop(error);
   }
 
@@ -467,8 +465,7 @@ export class Client extends EventEmitter {
           socket.destroy();
           return;
         }
-        for (const session of [...this.#sessions.values()]) session._markClosed(error); // a failed attempt's children
-        this.#sessions.clear();
+        this.#closeHeld(error, this.#keyed); // a failed attempt's children
         this.#mirror = new Mirror();
         this.#attach(overSocket(file, socket));
         await this.initialize(initialize);
@@ -530,7 +527,7 @@ export class Client extends EventEmitter {
       this.connection.endOutput();
     }
     this.#userClosed = true;
-    for (const session of [...this.#sessions.values()]) session._markClosed();
+    this.#closeHeld();
     if (!this.#daemon) {
       await within(new Promise((resolve) => (this.connection.closed ? resolve() : this.connection.once('close', resolve))), timeout);
       this.connection.close(new ConnectionClosedError('the client was closed'));
@@ -542,6 +539,13 @@ export class Client extends EventEmitter {
       status = await this.#daemon.exited;
     }
     return { exitCode: status.exitCode, signal: status.signal };
+  }
+
+  // Closes every held session but those in `keep` (with `error`; without, closed by the client) and
+  // forgets them all, kept ones too (their ids ended with their daemon).
+  #closeHeld(error, keep = []) {
+    for (const session of [...this.#sessions.values()]) if (!keep.includes(session)) session._markClosed(error);
+    this.#sessions.clear();
   }
 
   #remember(viewModels = []) {
@@ -591,12 +595,7 @@ function pick(state, names) {
 }
 
 /**
- * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
- * @typedef {{ socket?: string, daemon?: string, args?: string[], start?: boolean, initialize?: boolean,
- *   clientInfo?: { name: string, version?: string }, timeout?: number, cancelGrace?: number,
- *   splices?: boolean }} ConnectOptions
- * @typedef {{ daemon?: string, args?: string[], env?: NodeJS.ProcessEnv, cwd?: string,
- *   deterministic?: boolean, seed?: number, record?: string, initialize?: boolean,
- *   clientInfo?: { name: string, version?: string }, timeout?: number, cancelGrace?: number,
- *   stderrLines?: number }} SpawnOptions
+ * @typedef {import('../index.js').RequestOptions} RequestOptions
+ * @typedef {import('../index.js').ConnectOptions} ConnectOptions
+ * @typedef {import('../index.js').SpawnOptions} SpawnOptions
  */

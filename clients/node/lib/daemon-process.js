@@ -38,10 +38,6 @@ export function startDaemon({ path, args = [], env, cwd, stderrLines = 20, onStd
   return {
     child,
     exited,
-    /** The exit status, or null while the process runs. */
-    get status() {
-      return status;
-    },
     /** The last lines of stderr, a final line without its newline included. */
     stderrTail() {
       const lines = partial ? [...tail, partial] : [...tail];

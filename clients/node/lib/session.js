@@ -369,63 +369,42 @@ export class Session extends EventEmitter {
    */
   changes({ signal } = {}) {
     const buffered = [];
-    let waiting = null;
-    let ended = this.#closed;
-    let failure = null;
+    let end = this.#closed ? { error: null } : null; // once ended: `{error}`, what the iterator ends with
+    let wake = () => {};
     const onChange = (changes) => {
-      if (waiting) {
-        const { resolve } = waiting;
-        waiting = null;
-        resolve({ value: changes, done: false });
-      } else {
-        buffered.push(changes);
-      }
+      buffered.push(changes);
+      wake();
     };
     const finish = (error) => {
-      if (ended) return;
-      ended = true;
-      failure = error ?? null;
-      detach();
-      if (waiting) {
-        const { resolve, reject } = waiting;
-        waiting = null;
-        if (failure) reject(failure);
-        else resolve({ value: undefined, done: true });
-        failure = null;
-      }
-    };
-    const onClose = (error) => finish(error);
-    const onAbort = () => finish(new AbortError('changes() was aborted', { cause: signal.reason, local: true }));
-    const detach = () => {
+      end ??= { error: error ?? null };
       this.off('change', onChange);
-      this.off('close', onClose);
+      this.off('close', finish);
       signal?.removeEventListener('abort', onAbort);
+      wake();
     };
-    if (!ended) {
+    const onAbort = () => finish(new AbortError('changes() was aborted', { cause: signal.reason, local: true }));
+    if (!end) {
       this.on('change', onChange);
-      this.once('close', onClose);
+      this.once('close', finish);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     }
-    return {
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      next() {
-        if (buffered.length > 0) return Promise.resolve({ value: buffered.shift(), done: false });
-        if (ended) {
-          const error = failure;
-          failure = null;
-          return error ? Promise.reject(error) : Promise.resolve({ value: undefined, done: true });
-        }
-        return new Promise((resolve, reject) => { waiting = { resolve, reject }; });
-      },
-      return() {
-        buffered.length = 0;
-        finish();
-        return Promise.resolve({ value: undefined, done: true });
-      },
+    const iterator = (async function* changeSets() {
+      for (;;) {
+        if (buffered.length > 0) yield buffered.shift();
+        else if (end?.error) throw end.error;
+        else if (end) return;
+        else await new Promise((resolve) => { wake = resolve; });
+      }
+    })();
+    // return() ends it at once, a next() still waiting included (a generator's own would wait for it).
+    const stop = iterator.return.bind(iterator);
+    iterator.return = (value) => {
+      buffered.length = 0;
+      finish();
+      return stop(value);
     };
+    return iterator;
   }
 
   /**
@@ -570,6 +549,4 @@ export function checkMembers(schema, names, method, data = {}) {
     { data: { ...data, field: unknown, known }, method, local: true });
 }
 
-/**
- * @typedef {{ signal?: AbortSignal, timeout?: number }} RequestOptions
- */
+/** @typedef {import('../index.js').RequestOptions} RequestOptions */
