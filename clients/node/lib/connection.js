@@ -46,7 +46,7 @@ export class Connection extends EventEmitter {
     this.#closeError = closeError ?? (() => new ConnectionClosedError());
     this.#decoder = new FrameDecoder({
       framing,
-      onError: (error) => this.#protocolError(new ParseError(`unreadable frame from the daemon: ${error.message}`, { local: true })),
+      onError: (error) => this.emit('protocolError', new ParseError(`unreadable frame from the daemon: ${error.message}`, { local: true })),
     });
     input.on('data', (chunk) => this.#receive(this.#decoder.push(chunk)));
     input.on('end', () => {
@@ -181,7 +181,7 @@ export class Connection extends EventEmitter {
       try {
         message = JSON.parse(body.toString('utf8'));
       } catch (error) {
-        this.#protocolError(new ParseError(`the daemon sent a body that is not JSON: ${error.message}`, { local: true }));
+        this.emit('protocolError', new ParseError(`the daemon sent a body that is not JSON: ${error.message}`, { local: true }));
         continue;
       }
       // A throwing listener must not stop the messages after it: report it as Node would, later.
@@ -196,7 +196,7 @@ export class Connection extends EventEmitter {
 
   #dispatch(message) {
     if (message === null || typeof message !== 'object' || message.jsonrpc !== '2.0') {
-      this.#protocolError(new BinderyError(`not a JSON-RPC 2.0 message: ${JSON.stringify(message)}`, { local: true }));
+      this.emit('protocolError', new BinderyError(`not a JSON-RPC 2.0 message: ${JSON.stringify(message)}`, { local: true }));
       return;
     }
     if (typeof message.method === 'string') {
@@ -216,7 +216,7 @@ export class Connection extends EventEmitter {
       const error = message.error
         ? errorFromResponse(message.error)
         : new BinderyError(`a response to an unknown request id ${JSON.stringify(message.id)}`, { local: true });
-      this.#protocolError(error);
+      this.emit('protocolError', error);
       return;
     }
     this.#pending.delete(message.id);
@@ -229,10 +229,6 @@ export class Connection extends EventEmitter {
     } finally {
       this.#settle(entry, null, message.result);
     }
-  }
-
-  #protocolError(error) {
-    this.emit('protocolError', error);
   }
 
   // The input ended or a stream failed: find out why (a spawned daemon's exit status), then fail
