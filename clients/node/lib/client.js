@@ -1,5 +1,6 @@
 // The public entry point: a connection to binderyd, its schemas, and the sessions opened on it.
 import { EventEmitter } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from './connection.js';
 import { startDaemon, within } from './daemon-process.js';
 import { findDaemon } from './discovery.js';
@@ -47,7 +48,7 @@ export class Client extends EventEmitter {
   #reconnect = null;
   #reconnected = null; // while reconnecting: {promise, resolve, reject}, what calls wait for
   #keyed = [];         // while reconnecting: the keyed sessions to reopen
-  #wake = null;        // while waiting to reconnect: ends the wait (close() does)
+  #wake = null;        // while waiting to reconnect: its AbortController (close() ends the wait)
 
   /**
    * A client over streams you made: a socket, or the stdio of a child process you spawned.
@@ -449,14 +450,8 @@ export class Client extends EventEmitter {
     for (let attempt = 1; ; attempt++) {
       const delay = RECONNECT_DELAYS_MS[Math.min(attempt - 1, RECONNECT_DELAYS_MS.length - 1)];
       this.emit('reconnecting', { delay, attempt, error });
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#wake = null;
+      this.#wake = new AbortController();
+      await sleep(delay, undefined, { signal: this.#wake.signal }).catch(() => {}); // close() ends it at once
       if (this.#userClosed) return;
       let socket;
       try {
@@ -511,7 +506,7 @@ export class Client extends EventEmitter {
   async #close(timeout) {
     if (this.#reconnected) { // reconnecting: no daemon to tell; whatever waits for it is closed
       this.#userClosed = true;
-      this.#wake?.();
+      this.#wake?.abort();
       this.#reconnected.reject(new ConnectionClosedError('the client was closed'));
       this.#reconnected = null;
       for (const session of this.#keyed) session._markClosed();
