@@ -262,12 +262,8 @@ export class Client extends EventEmitter {
         { data: { type, known }, method: 'session/open', local: true });
     }
     if (observe !== undefined) checkMembers(schema, observe, 'session/open');
-    const params = { type };
-    if (args !== undefined) params.args = encodeValue(args);
-    if (observe !== undefined) params.observe = observe;
-    if (key !== undefined) params.key = key;
-    if (schemaHash !== undefined) params.schemaHash = schemaHash;
-    if (restore !== undefined) params.restore = restore;
+    // What is undefined is not sent (JSON leaves it out).
+    const params = { type, args: encodeValue(args), observe, key, schemaHash, restore };
     let session;
     // Registered as the response is read, so a didChange right behind it finds the session.
     await this.request('session/open', params, {
