@@ -11,9 +11,8 @@ from .aio_socket_connection import AsyncSocketConnection
 from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .reconnect import ConnectionEvent, delays, say
+from .reconnect import ConnectionEvent, delays
 from .schema import Schema
-from .socket_connection import socket_path
 from .state import MISSING, Changes, History, SessionBase, Snapshot
 
 __all__ = ["AsyncClient", "AsyncSession", "ChangeStream"]
@@ -164,25 +163,22 @@ class AsyncClient(Hub[AsyncSession]):
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
                  splices: bool = True, socket: Optional[str] = None, start: bool = True,
                  display: bool = False) -> None:
-        super().__init__(daemon, args, timeout, splices, display)
+        super().__init__(daemon, args, timeout, splices, display, socket)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
-        self._socket = socket
         self._start_daemon = start
         self._args = list(args or ())
         self._initialize = initialize
         self._connection: Optional[AsyncConnection] = None
         self._callbacks: "Optional[asyncio.Queue[Any]]" = None
         self._callback_task: "Optional[asyncio.Task[None]]" = None
-        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self._reconnecting: "Optional[asyncio.Task[None]]" = None
-        self._closed = False
 
     async def start(self) -> "AsyncClient":
         """Spawns the daemon and sends initialize (``async with`` does this)."""
         if self._connection is not None:
             return self
-        if self._socket is not None:
+        if self._socket_path is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
             self._connection = await self._connect()
         else:
@@ -192,10 +188,10 @@ class AsyncClient(Hub[AsyncSession]):
         return self
 
     async def _connect(self) -> AsyncSocketConnection:
-        path = socket_path(self._socket or "auto")
+        assert self._socket_path is not None
         # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
         return await AsyncSocketConnection.open(
-            path, self.daemon_path, list(self._args), start=self._start_daemon, framing=self._options["framing"],
+            self._socket_path, self.daemon_path, list(self._args), start=self._start_daemon, framing=self._options["framing"],
             stderr_lines=self._options["stderr_lines"], cancel_grace=self._options["cancel_grace"])
 
     @classmethod
@@ -221,11 +217,6 @@ class AsyncClient(Hub[AsyncSession]):
     async def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
         """Sends any request and returns its result."""
         return await self._run(self._call_flow(method, params, timeout))
-
-    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
-        """As ``Client.on_connection``; the callback may be a coroutine function."""
-        self._listeners.append(callback)
-        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
     async def wait_connected(self, timeout: Optional[float] = None) -> bool:
         """As ``Client.wait_connected``."""
@@ -293,31 +284,22 @@ class AsyncClient(Hub[AsyncSession]):
     def _publish(self, session: AsyncSession, changes: Changes) -> None:
         for stream in list(session._streams):
             stream.put_nowait(changes)
-        for listener in session._listeners_now():
-            self._submit(listener, changes)
+        super()._publish(session, changes)
 
     def _session_ended(self, session: AsyncSession, failure: Optional[BaseException]) -> None:
-        if failure is not None and self._socket is not None and not self._closed \
-                and session.key is not None and session._parent is None:
+        if failure is not None and self._socket_path is not None and not self._closed \
+                and session.key is not None and session.parent is None:
             return  # reopened when the client reconnects: its change streams go on
         for stream in list(session._streams):
             stream.put_nowait(_END if failure is None else self._aconn().failure())
 
     # Reconnecting to a shared daemon (reconnect.py; the sync Client does the same on a thread).
 
-    def _route(self, peer: Any) -> None:
-        super()._route(peer)
-        if self._socket is not None:
-            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
-
-    def _lost_shared(self, peer: Any, failure: Optional[BaseException]) -> None:
-        if failure is None or self._closed or peer is not self._peer:
-            return  # closed by the client, or a reconnect attempt's connection (the loop goes on)
-        keyed, gone = self._release_for_reattach()
+    def _reconnect_later(self, failure: BaseException, keyed: List[AsyncSession], gone: List[AsyncSession]) -> None:
         self._reconnecting = asyncio.ensure_future(self._reconnect(failure, keyed, gone))
 
     async def _reconnect(self, failure: BaseException, keyed: List[AsyncSession], gone: List[AsyncSession]) -> None:
-        path = socket_path(self._socket or "auto")
+        path = self._socket_path or ""
         self._tell(ConnectionEvent("lost", path, error=failure))
         error: Optional[BaseException] = None
         for attempt, delay in enumerate(delays(), 1):
@@ -327,7 +309,7 @@ class AsyncClient(Hub[AsyncSession]):
             try:
                 connection = await self._connect()
                 self._route(connection)
-                failed = await connection.run(self._reattach_flow(connection, keyed, 30.0))
+                reopened, failed = await connection.run(self._reattach_flow(connection, keyed))
             except Exception as failed_attempt:  # no daemon yet, or it died again: the next attempt
                 error = failed_attempt
                 if connection is not None:
@@ -337,14 +319,8 @@ class AsyncClient(Hub[AsyncSession]):
                 connection.kill()
                 return
             self._connection = self._peer = connection
-            keyed = [session for session in keyed if session not in failed]
-            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=keyed, closed=gone + failed))
+            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=reopened, closed=gone + failed))
             return
-
-    def _tell(self, event: ConnectionEvent) -> None:
-        say(event)
-        for listener in list(self._listeners):
-            self._submit(listener, event)
 
     def _submit(self, callback: Callable[[Any], Any], changes: Any) -> None:
         if self._callbacks is None:

@@ -10,15 +10,13 @@ from .dispatcher import CallbackDispatcher
 from .endpoint import Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .reconnect import ConnectionEvent, Reconnector, say
+from .reconnect import Reconnector
 from .session import Session
-from .socket_connection import SocketConnection, connect_socket, socket_path
-from .state import Changes
+from .socket_connection import SocketConnection, connect_socket
 
 __all__ = ["Client"]
 
 T = TypeVar("T")
-REATTACH_TIMEOUT = 30.0  # seconds for each request of a reattach (initialize, a reopen)
 
 
 def _sliced_wait_until(done: Callable[[], bool], timeout: Optional[float]) -> bool:
@@ -51,15 +49,14 @@ class Client(Hub[Session]):
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
                  splices: bool = True, socket: Optional[str] = None, start: bool = True,
                  display: bool = False) -> None:
-        super().__init__(daemon, args, timeout, splices, display)
+        super().__init__(daemon, args, timeout, splices, display, socket)
         self._dispatcher = CallbackDispatcher()
         self._connection: Connection
-        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self._reconnector: Optional[Reconnector] = None
         self._swap = threading.Lock()  # a reconnect's new connection against close()
-        if socket is not None:
+        path = self._socket_path
+        if path is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
-            path = socket_path(socket)
             # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
             daemon_args = list(args or ())
 
@@ -109,15 +106,6 @@ class Client(Hub[Session]):
     def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
         """Sends any request and returns its result (errors raise the matching BinderyError)."""
         return self._run(self._call_flow(method, params, timeout))
-
-    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
-        """Calls ``callback(event)`` on the callback thread when a shared daemon (``socket=``) dies
-        under the client and as it reconnects: ``event.kind`` is "lost" (``event.error``: the
-        DaemonExited, saying how it ended), "reconnecting" (``event.delay``: seconds before the
-        next attempt) or "reconnected" (``event.reopened``: the keyed sessions, the same objects;
-        ``event.closed``: those that did not come back). Returns a function that removes it."""
-        self._listeners.append(callback)
-        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
     def wait_connected(self, timeout: Optional[float] = None) -> bool:
         """Blocks until the client is connected (after a reconnect: its keyed sessions reopened);
@@ -170,30 +158,20 @@ class Client(Hub[Session]):
                      state: Dict[str, Any], revision: int) -> Session:
         return Session(self, session_id, type_name, self._schemas.get(type_name), key, state, revision)
 
-    def _publish(self, session: Session, changes: Changes) -> None:
-        for listener in session._listeners_now():
-            self._dispatcher.submit(listener, changes)
+    def _submit(self, callback: Callable[[Any], Any], item: Any) -> None:
+        self._dispatcher.submit(callback, item)
 
     def _start_failed(self) -> None:
         self._dispatcher.stop()
 
     # Reconnecting to a shared daemon (reconnect.py).
 
-    _closed = False
     _keyed: List[Session] = []  # the keyed sessions a reconnect reopens
     _gone: List[Session] = []  # the sessions the daemon's end closed, until "reconnected" says so
 
-    def _route(self, peer: Any) -> None:
-        super()._route(peer)
-        if self._reconnector is not None or isinstance(peer, SocketConnection):
-            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
-
-    def _lost_shared(self, peer: Any, failure: Optional[BaseException]) -> None:
-        """The shared daemon's connection ended (on its reader): unless the client closed it, or it
-        was a reconnect attempt's (that loop tries again), reconnect."""
-        if failure is None or self._reconnector is None or self._closed or peer is not self._peer:
-            return
-        self._keyed, self._gone = self._release_for_reattach()
+    def _reconnect_later(self, failure: BaseException, keyed: List[Session], gone: List[Session]) -> None:
+        assert self._reconnector is not None
+        self._keyed, self._gone = keyed, gone
         self._reconnector.start(failure)
 
     def _reconnect(self) -> Tuple[Optional[List[Session]], List[Session]]:
@@ -202,11 +180,10 @@ class Client(Hub[Session]):
         connection = self._connect()
         self._route(connection)
         try:
-            failed = connection.run(self._reattach_flow(connection, self._keyed, REATTACH_TIMEOUT))
+            self._keyed, failed = connection.run(self._reattach_flow(connection, self._keyed))
         except BaseException:
             connection.kill()
             raise
-        self._keyed = [session for session in self._keyed if session not in failed]
         self._gone += failed
         with self._swap:
             if self._closed:
@@ -216,8 +193,3 @@ class Client(Hub[Session]):
             self._peer = connection
         closed, self._gone = self._gone, []
         return list(self._keyed), closed
-
-    def _tell(self, event: ConnectionEvent) -> None:
-        say(event)
-        for listener in list(self._listeners):
-            self._dispatcher.submit(listener, event)

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
 from .errors import BinderyError, ClientClosed
 from .mirror import Mirror, Taken
+from .reconnect import ConnectionEvent, say
 from .rpc import Pending, ResultHook
 from .schema import Schema, nested_schemas
+from .socket_connection import socket_path
 from .state import Changes, SessionBase
 from .values import encode
 
@@ -25,6 +27,7 @@ __all__ = ["Hub", "CLIENT_NAME"]
 
 logger = logging.getLogger("bindery")
 CLIENT_NAME = "bindery-python"
+REATTACH_TIMEOUT = 30.0  # seconds for each request of a reattach (initialize, a reopen)
 
 S = TypeVar("S", bound=SessionBase)
 
@@ -36,10 +39,14 @@ class Hub(Generic[S]):
     timeout: Optional[float] = None
 
     def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float],
-                 splices: bool = True, display: bool = False) -> None:
+                 splices: bool = True, display: bool = False, socket: Optional[str] = None) -> None:
         #: The daemon's executable (see find_daemon) and the whole command line.
         self.daemon_path = find_daemon(daemon)
         self._argv = [self.daemon_path, *(args or [])]
+        #: The shared daemon's socket (``socket=``), whose death the client reconnects from; else None.
+        self._socket_path = socket_path(socket) if socket is not None else None
+        self._closed = False
+        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self.timeout = timeout
         self._splices = splices
         self._display = display
@@ -65,6 +72,8 @@ class Hub(Generic[S]):
         peer.on_sent = self._on_sent
         peer.on_answer = self._on_answer
         peer.on_lost.append(self._on_lost)
+        if self._socket_path is not None:
+            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
 
     def _conn(self) -> Endpoint:
         if self._peer is None:
@@ -77,8 +86,12 @@ class Hub(Generic[S]):
                      state: Dict[str, Any], revision: int) -> S:
         raise NotImplementedError
 
-    def _publish(self, session: S, changes: Changes) -> None:
-        """Hands a change set to the session's listeners (on the reader: must not block)."""
+    def _submit(self, callback: Callable[[Any], Any], item: Any) -> None:
+        """Queues ``callback(item)`` for the client's callback thread or task (must not block)."""
+        raise NotImplementedError
+
+    def _reconnect_later(self, failure: BaseException, keyed: List[S], gone: List[S]) -> None:
+        """Starts reconnecting to the shared daemon (reconnect.py), on a thread or a task."""
         raise NotImplementedError
 
     def _session_ended(self, session: S, failure: Optional[BaseException]) -> None:
@@ -94,6 +107,10 @@ class Hub(Generic[S]):
         session._wake()
         self._publish(session, changes)
 
+    def _publish(self, session: S, changes: Changes) -> None:
+        for listener in session._listeners_now():
+            self._submit(listener, changes)
+
     def _touch(self, session: S) -> None:
         """Wakes the session's waiters (state changed without a change set to deliver)."""
         session._wake()
@@ -108,6 +125,30 @@ class Hub(Generic[S]):
                 session._mark_closed()
             session._wake()
             self._session_ended(session, failure)
+
+    # Reconnecting to a shared daemon (reconnect.py).
+
+    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
+        """Calls ``callback(event)`` on the callback thread (asyncio: task; it may be a coroutine
+        function) when a shared daemon (``socket=``) dies under the client and as it reconnects:
+        ``event.kind`` is "lost" (``event.error``: the DaemonExited, saying how it ended),
+        "reconnecting" (``event.delay``: seconds before the next attempt) or "reconnected"
+        (``event.reopened``: the keyed sessions, the same objects; ``event.closed``: those that did
+        not come back). Returns a function that removes it."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def _tell(self, event: ConnectionEvent) -> None:
+        say(event)
+        for listener in list(self._listeners):
+            self._submit(listener, event)
+
+    def _lost_shared(self, peer: Endpoint, failure: Optional[BaseException]) -> None:
+        """The shared daemon's connection ended (on its reader): unless the client closed it, or it
+        was a reconnect attempt's (that loop tries again), reconnect."""
+        if failure is None or self._closed or peer is not self._peer:
+            return
+        self._reconnect_later(failure, *self._release_for_reattach())
 
     # State.
 
@@ -163,24 +204,23 @@ class Hub(Generic[S]):
         and the others (unkeyed ones, children: a reopened parent brings new ones), closed now."""
         with self._mirror.lock:
             held = list(self._mirror.sessions.values())
-            self._mirror.sessions.clear()  # the old daemon's ids mean nothing to the next one
-            self._mirror.out_of_step.clear()
+            self._mirror.forget_sessions()  # the old daemon's ids mean nothing to the next one
         keyed = [h.owner for h in held if h.owner is not None and h.parent is None and h.owner.key is not None]
         closed = [h.owner for h in held if h.owner is not None and h.owner not in keyed]
         for session in closed:
-            self._end_with_daemon(session, "it had no key" if session._parent is None else
+            self._end_with_daemon(session, "it had no key" if session.parent is None else
                                   "its parent, reopened, shows new child sessions")
         return keyed, closed
 
-    def _reattach_flow(self, peer: Endpoint, keyed: List[S], timeout: Optional[float]) -> Flow[List[S]]:
+    def _reattach_flow(self, peer: Endpoint, keyed: List[S]) -> Flow[Tuple[List[S], List[S]]]:
         """After a reconnect, on the new connection (not yet the client's): initialize, then reopen
         each keyed session with its type and key; the same Session object takes the new id,
-        revision and state (``restored`` when the daemon kept it). Returns those whose reopen
-        failed (now closed)."""
+        revision and state (``restored`` when the daemon kept it). Returns those reopened and
+        those whose reopen failed (now closed)."""
+        timeout = REATTACH_TIMEOUT
         self._take_initialize((yield from peer.request_flow("initialize", self._initialize_params(), timeout)))
         with self._mirror.lock:  # what an earlier attempt reopened on a connection that died since
-            self._mirror.sessions.clear()
-            self._mirror.out_of_step.clear()
+            self._mirror.forget_sessions()
         failed: List[S] = []
         for session in keyed:
             def adopt(result: Any, pending: Pending, session: S = session) -> None:
@@ -194,7 +234,7 @@ class Hub(Generic[S]):
             except BinderyError as error:  # the daemon's type changed, the key is held by another type...
                 self._end_with_daemon(session, "reopening its key failed: %s" % error)
                 failed.append(session)
-        return failed
+        return [session for session in keyed if session not in failed], failed
 
     def _end_with_daemon(self, session: S, why: str) -> None:
         session._closed_why = "the daemon it lived in ended, and %s" % why
@@ -308,7 +348,7 @@ class Hub(Generic[S]):
         with self._mirror.lock:
             diff, taken = self._mirror.take_state(session._held, result, whole)
             self._act(taken)
-            self._deliver_or_touch(session, Changes(diff, session.id, session._revision, None, resync=True))
+            self._deliver_or_touch(session, Changes(diff, session.id, session.revision, None, resync=True))
 
     def _deliver_or_touch(self, session: S, changes: Changes) -> None:
         if changes or changes.splices:
@@ -353,7 +393,7 @@ class Hub(Generic[S]):
             else:
                 session = fold.held.owner
                 self._act(fold.taken)
-                self._deliver_or_touch(session, Changes(fold.changes, session.id, session._revision,
+                self._deliver_or_touch(session, Changes(fold.changes, session.id, session.revision,
                                                         params.get("cause"), splices=fold.splices))
             out_of_step = session._held.id in self._mirror.out_of_step
         if out_of_step:
