@@ -4,14 +4,14 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union
+from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union, cast
 
-from .aio_connection import AsyncConnection
+from .aio_connection import AsyncConnection, _perform
 from .aio_socket_connection import AsyncSocketConnection
-from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
+from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow, Stepper
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .reconnect import ConnectionEvent, delays
+from .reconnect import CONNECT, RUN, SLEEP
 from .schema import Schema
 from .state import MISSING, Changes, History, SessionBase, Snapshot
 
@@ -169,21 +169,19 @@ class AsyncClient(Hub[AsyncSession]):
         self._start_daemon = start
         self._args = list(args or ())
         self._initialize = initialize
-        self._connection: Optional[AsyncConnection] = None
         self._callbacks: "Optional[asyncio.Queue[Any]]" = None
         self._callback_task: "Optional[asyncio.Task[None]]" = None
         self._reconnecting: "Optional[asyncio.Task[None]]" = None
 
     async def start(self) -> "AsyncClient":
         """Spawns the daemon and sends initialize (``async with`` does this)."""
-        if self._connection is not None:
+        if self._peer is not None:
             return self
         if self._socket_path is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
-            self._connection = await self._connect()
+            self._attach(await self._connect())
         else:
-            self._connection = await AsyncConnection.start(self._argv, **self._options)
-        self._attach(self._connection)
+            self._attach(await AsyncConnection.start(self._argv, **self._options))
         await self._run(self._start_flow(self._initialize))
         return self
 
@@ -246,13 +244,13 @@ class AsyncClient(Hub[AsyncSession]):
 
     async def close(self, timeout: float = 5.0) -> Optional[int]:
         """Sends shutdown and exit, awaits the daemon and the queued callbacks; its exit code."""
-        if self._connection is None:
+        if self._peer is None:
             return None
         self._closed = True
         if self._reconnecting is not None:
             self._reconnecting.cancel()
             await asyncio.wait([self._reconnecting], timeout=timeout)
-        code = await self._connection.close(timeout)
+        code = await self._aconn().close(timeout)
         task = self._callback_task
         if task is not None:
             assert self._callbacks is not None
@@ -270,9 +268,7 @@ class AsyncClient(Hub[AsyncSession]):
     # Internals.
 
     def _aconn(self) -> AsyncConnection:
-        self._conn()  # raises ClientClosed when not started
-        assert self._connection is not None
-        return self._connection
+        return cast(AsyncConnection, self._conn())  # raises ClientClosed when not started
 
     async def _run(self, flow: Flow[T]) -> T:
         return await self._aconn().run(flow)
@@ -295,32 +291,21 @@ class AsyncClient(Hub[AsyncSession]):
 
     # Reconnecting to a shared daemon (reconnect.py; the sync Client does the same on a thread).
 
-    def _reconnect_later(self, failure: BaseException, keyed: List[AsyncSession], gone: List[AsyncSession]) -> None:
-        self._reconnecting = asyncio.ensure_future(self._reconnect(failure, keyed, gone))
+    def _reconnect_later(self, flow: Flow[None]) -> None:
+        self._reconnecting = asyncio.ensure_future(self._drive(flow))
 
-    async def _reconnect(self, failure: BaseException, keyed: List[AsyncSession], gone: List[AsyncSession]) -> None:
-        path = self._socket_path or ""
-        self._tell(ConnectionEvent("lost", path, error=failure))
-        error: Optional[BaseException] = None
-        for attempt, delay in enumerate(delays(), 1):
-            self._tell(ConnectionEvent("reconnecting", path, delay, attempt, error))
-            await asyncio.sleep(delay)
-            connection: Optional[AsyncSocketConnection] = None
-            try:
-                connection = await self._connect()
-                self._route(connection)
-                reopened, failed = await connection.run(self._reattach_flow(connection, keyed))
-            except Exception as failed_attempt:  # no daemon yet, or it died again: the next attempt
-                error = failed_attempt
-                if connection is not None:
-                    connection.kill()
-                continue
-            if self._closed:
-                connection.kill()
-                return
-            self._connection = self._peer = connection
-            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=reopened, closed=gone + failed))
-            return
+    async def _drive(self, flow: Flow[None]) -> None:
+        """Runs the reconnect flow (hub.py), awaiting each effect; cancelled when the client closes."""
+        async def sleep(seconds: float) -> bool:
+            await asyncio.sleep(seconds)
+            return False
+
+        async def run(connection: AsyncConnection, inner: Flow[Any]) -> Any:
+            return await connection.run(inner)
+        ops: Dict[str, Callable[..., Awaitable[Any]]] = {SLEEP: sleep, CONNECT: self._connect, RUN: run}
+        stepper = Stepper(flow)
+        while stepper.effect is not None:
+            stepper.settle(await _perform(ops[stepper.effect[0]], stepper.effect[1:]))
 
     def _submit(self, callback: Callable[[Any], Any], changes: Any) -> None:
         if self._callbacks is None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import subprocess
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Type, TypeVar, cast
 
 from .connection import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Connection, _sliced_wait
 from .dispatcher import CallbackDispatcher
@@ -51,9 +51,7 @@ class Client(Hub[Session]):
                  display: bool = False) -> None:
         super().__init__(daemon, args, timeout, splices, display, socket)
         self._dispatcher = CallbackDispatcher()
-        self._connection: Connection
         self._reconnector: Optional[Reconnector] = None
-        self._swap = threading.Lock()  # a reconnect's new connection against close()
         path = self._socket_path
         if path is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
@@ -64,13 +62,11 @@ class Client(Hub[Session]):
                 sock = connect_socket(path, self.daemon_path, daemon_args, start=start)
                 return SocketConnection(sock, path, framing=framing, stderr_lines=stderr_lines,
                                         cancel_grace=cancel_grace)
-            self._connect = connect
-            self._connection = connect()
-            self._reconnector = Reconnector(path, self._reconnect, self._tell)
+            self._attach(connect())
+            self._reconnector = Reconnector(connect)
         else:
-            self._connection = Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
-                                          cancel_grace=cancel_grace)
-        self._attach(self._connection)
+            self._attach(Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
+                                    cancel_grace=cancel_grace))
         self._run(self._start_flow(initialize))
 
     # Sessions.
@@ -121,12 +117,12 @@ class Client(Hub[Session]):
 
     @property
     def connection(self) -> Connection:
-        return self._connection
+        return cast(Connection, self._peer)
 
     @property
     def process(self) -> "subprocess.Popen[bytes]":
         """The daemon's process."""
-        return self._connection.process
+        return self.connection.process
 
     def close(self, timeout: float = 5.0) -> Optional[int]:
         """Sends shutdown and exit, waits for the daemon, runs pending callbacks; its exit code."""
@@ -134,7 +130,7 @@ class Client(Hub[Session]):
             self._closed = True
         if self._reconnector is not None:
             self._reconnector.stop(timeout)
-        code = self._connection.close(timeout)
+        code = self.connection.close(timeout)
         self._dispatcher.stop(timeout)
         return code
 
@@ -145,14 +141,14 @@ class Client(Hub[Session]):
         self.close()
 
     def __repr__(self) -> str:
-        if isinstance(self._connection, SocketConnection):
-            return "<Client socket %s %s>" % (self._connection.path, "alive" if self.alive else "closed")
-        return "<Client pid %d %s>" % (self._connection.pid, "alive" if self.alive else "closed")
+        if isinstance(self.connection, SocketConnection):
+            return "<Client socket %s %s>" % (self.connection.path, "alive" if self.alive else "closed")
+        return "<Client pid %d %s>" % (self.connection.pid, "alive" if self.alive else "closed")
 
     # Internals.
 
     def _run(self, flow: Flow[T]) -> T:
-        return self._connection.run(flow)
+        return self.connection.run(flow)
 
     def _new_session(self, session_id: int, type_name: str, key: Optional[str],
                      state: Dict[str, Any], revision: int) -> Session:
@@ -164,32 +160,6 @@ class Client(Hub[Session]):
     def _start_failed(self) -> None:
         self._dispatcher.stop()
 
-    # Reconnecting to a shared daemon (reconnect.py).
-
-    _keyed: List[Session] = []  # the keyed sessions a reconnect reopens
-    _gone: List[Session] = []  # the sessions the daemon's end closed, until "reconnected" says so
-
-    def _reconnect_later(self, failure: BaseException, keyed: List[Session], gone: List[Session]) -> None:
+    def _reconnect_later(self, flow: Flow[None]) -> None:
         assert self._reconnector is not None
-        self._keyed, self._gone = keyed, gone
-        self._reconnector.start(failure)
-
-    def _reconnect(self) -> Tuple[Optional[List[Session]], List[Session]]:
-        """One attempt: connect (starting a daemon when none answers), initialize, reopen the keyed
-        sessions; only then is the new connection the client's. (None, []) when closed meanwhile."""
-        connection = self._connect()
-        self._route(connection)
-        try:
-            self._keyed, failed = connection.run(self._reattach_flow(connection, self._keyed))
-        except BaseException:
-            connection.kill()
-            raise
-        self._gone += failed
-        with self._swap:
-            if self._closed:
-                connection.kill()
-                return None, []
-            self._connection = connection
-            self._peer = connection
-        closed, self._gone = self._gone, []
-        return list(self._keyed), closed
+        self._reconnector.start(flow)

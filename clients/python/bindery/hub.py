@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from typing import Any, Callable, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
 from .errors import BinderyError, ClientClosed
 from .mirror import Mirror, Taken
-from .reconnect import ConnectionEvent, say
+from .reconnect import CONNECT, RUN, SLEEP, ConnectionEvent, delays, say
 from .rpc import Pending, ResultHook
 from .schema import Schema, nested_schemas
 from .socket_connection import socket_path
@@ -46,6 +47,7 @@ class Hub(Generic[S]):
         #: The shared daemon's socket (``socket=``), whose death the client reconnects from; else None.
         self._socket_path = socket_path(socket) if socket is not None else None
         self._closed = False
+        self._swap = threading.Lock()  # a reconnect's new connection against close()
         self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self.timeout = timeout
         self._splices = splices
@@ -90,8 +92,8 @@ class Hub(Generic[S]):
         """Queues ``callback(item)`` for the client's callback thread or task (must not block)."""
         raise NotImplementedError
 
-    def _reconnect_later(self, failure: BaseException, keyed: List[S], gone: List[S]) -> None:
-        """Starts reconnecting to the shared daemon (reconnect.py), on a thread or a task."""
+    def _reconnect_later(self, flow: Flow[None]) -> None:
+        """Runs ``_reconnect_flow`` on a thread or a task (see there for its effects)."""
         raise NotImplementedError
 
     def _session_ended(self, session: S, failure: Optional[BaseException]) -> None:
@@ -148,7 +150,41 @@ class Hub(Generic[S]):
         was a reconnect attempt's (that loop tries again), reconnect."""
         if failure is None or self._closed or peer is not self._peer:
             return
-        self._reconnect_later(failure, *self._release_for_reattach())
+        self._reconnect_later(self._reconnect_flow(failure, *self._release_for_reattach()))
+
+    def _reconnect_flow(self, failure: BaseException, keyed: List[S], gone: List[S]) -> Flow[None]:
+        """Says the daemon was lost, then tries again with backoff: connect (starting a daemon when
+        none answers), initialize, reopen the keyed sessions; only then is the new connection the
+        client's. Its effects, besides the new connection's own: ``(SLEEP, s)`` -> True once the
+        client is closed, ``(CONNECT,)`` -> a new connection, ``(RUN, connection, flow)`` -> the
+        flow's value, run on that connection."""
+        path = self._socket_path or ""
+        self._tell(ConnectionEvent("lost", path, error=failure))
+        error: Optional[BaseException] = None
+        for attempt, delay in enumerate(delays(), 1):
+            self._tell(ConnectionEvent("reconnecting", path, delay, attempt, error))
+            if (yield (SLEEP, delay)):
+                return
+            connection: Optional[Endpoint] = None
+            try:
+                connection = yield (CONNECT,)
+                self._route(connection)
+                reopened, failed = yield (RUN, connection, self._reattach_flow(connection, keyed))
+            except BaseException as failed_attempt:
+                if connection is not None:
+                    connection.kill()
+                if not isinstance(failed_attempt, Exception):  # the client closed: no more attempts
+                    raise
+                error = failed_attempt  # no daemon yet, or it died again: the next attempt
+                logger.debug("bindery: reconnect attempt %d failed", attempt, exc_info=True)
+                continue
+            with self._swap:
+                if self._closed:
+                    connection.kill()
+                    return
+                self._peer = connection
+            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=reopened, closed=gone + failed))
+            return
 
     # State.
 
