@@ -260,11 +260,7 @@ class Hub(Generic[S]):
         failed: List[S] = []
         for session in keyed:
             def adopt(result: Any, pending: Pending, session: S = session) -> None:
-                with self._mirror.lock:
-                    session._held.id = result["session"]
-                    self._mirror.sessions[session.id] = session._held
-                    session._restored = bool(result.get("restored"))
-                    self._take_snapshot(session, result)
+                self._adopt(session.type, session.key, result, session)
             try:
                 yield from peer.request_flow("session/open", session._open_params, timeout, adopt)
             except BinderyError as error:  # the daemon's type changed, the key is held by another type...
@@ -360,20 +356,19 @@ class Hub(Generic[S]):
 
     # Reader hooks: fold into the mirror, then act on what it says.
 
-    def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any]) -> S:
-        """The Session for a session/open result; a keyed reopen returns the object already held."""
+    def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any], reopened: Optional[S] = None) -> S:
+        """The Session for a session/open result, its mirror replaced by the result: a keyed reopen
+        returns the object already held (``reopened``: after a reconnect, that object, new id)."""
         with self._mirror.lock:
-            existing = self._session(result["session"])
-            if existing is not None:
-                existing._restored = bool(result.get("restored"))
-                self._take_snapshot(existing, result)
-                return existing
-            session = self._new_session(result["session"], type_name, key, result.get("state") or {},
-                                        result.get("revision", 0))
+            if reopened is not None:
+                reopened._held.id = result["session"]
+                self._mirror.sessions[reopened.id] = reopened._held
+            session = self._session(result["session"])
+            if session is None:
+                session = self._new_session(result["session"], type_name, key, result.get("state") or {},
+                                            result.get("revision", 0))
             session._restored = bool(result.get("restored"))
-            if isinstance(result.get("display"), dict):
-                session._held.display.update(result["display"])
-            self._act(self._mirror.take_children(session._held, result.get("children"), whole=True))
+            self._take_snapshot(session, result)
             return session
 
     def _take_snapshot(self, session: S, result: Dict[str, Any], whole: bool = True) -> None:
