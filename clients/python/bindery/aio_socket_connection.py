@@ -29,7 +29,7 @@ class AsyncSocketConnection(SocketEnd, AsyncConnection):  # type: ignore[misc]
         self._writer = writer
         self._lost = asyncio.Event()
         self._ended = asyncio.Event()
-        self._stderr_task = asyncio.ensure_future(asyncio.sleep(0))
+        self._stderr_task = asyncio.ensure_future(asyncio.sleep(0))  # a socket has no stderr: a task already done
         self._reader_task = asyncio.ensure_future(self.run(self.read_flow()))
 
     @classmethod
@@ -56,9 +56,6 @@ class AsyncSocketConnection(SocketEnd, AsyncConnection):  # type: ignore[misc]
         await asyncio.get_running_loop().run_in_executor(None, self.learn_fate)  # it may wait for the record
         return self._exit_status
 
-    async def _op_join_stderr(self, timeout: float) -> None:
-        pass
-
     async def _op_join_readers(self, timeout: float) -> None:
         if self._reader_task is not asyncio.current_task():
             await asyncio.wait([self._reader_task], timeout=timeout)
@@ -72,9 +69,6 @@ class AsyncSocketConnection(SocketEnd, AsyncConnection):  # type: ignore[misc]
         if not chunk:
             self._ended.set()
         return chunk
-
-    async def _op_read_stderr_line(self) -> bytes:
-        return b""
 
     def _transmit(self, data: bytes) -> None:
         if self._writer.is_closing():

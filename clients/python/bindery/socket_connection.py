@@ -128,9 +128,6 @@ class SocketConnection(SocketEnd, Connection):  # type: ignore[misc]
                 self.socket.close()
         return chunk
 
-    def _op_read_stderr_line(self) -> bytes:
-        return b""
-
     def _transmit(self, data: bytes) -> None:
         try:
             with self._write_lock:
