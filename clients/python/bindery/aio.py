@@ -4,7 +4,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union, cast
+from typing import (
+    Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union, cast,
+)
 
 from .aio_connection import AsyncConnection, _perform
 from .aio_socket_connection import AsyncSocketConnection
@@ -189,8 +191,9 @@ class AsyncClient(Hub[AsyncSession]):
         assert self._socket_path is not None
         # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
         return await AsyncSocketConnection.open(
-            self._socket_path, self.daemon_path, list(self._args), start=self._start_daemon, framing=self._options["framing"],
-            stderr_lines=self._options["stderr_lines"], cancel_grace=self._options["cancel_grace"])
+            self._socket_path, self.daemon_path, list(self._args), start=self._start_daemon,
+            framing=self._options["framing"], stderr_lines=self._options["stderr_lines"],
+            cancel_grace=self._options["cancel_grace"])
 
     @classmethod
     async def connect(cls, *args: Any, **kwargs: Any) -> "AsyncClient":

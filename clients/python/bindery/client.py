@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import subprocess
-import threading
+import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Type, TypeVar, cast
 
 from .connection import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Connection, _sliced_wait
@@ -17,11 +17,6 @@ from .socket_connection import SocketConnection, connect_socket
 __all__ = ["Client"]
 
 T = TypeVar("T")
-
-
-def _sliced_wait_until(done: Callable[[], bool], timeout: Optional[float]) -> bool:
-    event = threading.Event()  # never set: a sleep that Ctrl-C interrupts
-    return _sliced_wait(lambda seconds: event.wait(min(seconds, 0.05)), done, timeout)
 
 
 class Client(Hub[Session]):
@@ -106,7 +101,9 @@ class Client(Hub[Session]):
     def wait_connected(self, timeout: Optional[float] = None) -> bool:
         """Blocks until the client is connected (after a reconnect: its keyed sessions reopened);
         False when ``timeout`` passes first or the client is closed."""
-        return _sliced_wait_until(lambda: self.alive or self._closed, timeout) and self.alive
+        # Short sleeps, which Ctrl-C interrupts.
+        return _sliced_wait(lambda seconds: time.sleep(min(seconds, 0.05)), lambda: self.alive or self._closed,
+                            timeout) and self.alive
 
     def drain_callbacks(self, timeout: Optional[float] = None) -> bool:
         """Waits until every on_change callback queued so far has run; False on timeout.
