@@ -4,16 +4,17 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from typing import Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union
+from typing import (
+    Any, Awaitable, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Type, TypeVar, Union, cast,
+)
 
-from .aio_connection import AsyncConnection
+from .aio_connection import AsyncConnection, _perform
 from .aio_socket_connection import AsyncSocketConnection
-from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow
+from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Flow, Stepper
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .reconnect import ConnectionEvent, delays, say
+from .reconnect import CONNECT, RUN, SLEEP
 from .schema import Schema
-from .socket_connection import socket_path
 from .state import MISSING, Changes, History, SessionBase, Snapshot
 
 __all__ = ["AsyncClient", "AsyncSession", "ChangeStream"]
@@ -164,39 +165,35 @@ class AsyncClient(Hub[AsyncSession]):
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
                  splices: bool = True, socket: Optional[str] = None, start: bool = True,
                  display: bool = False) -> None:
-        super().__init__(daemon, args, timeout, splices, display)
+        super().__init__(daemon, args, timeout, splices, display, socket)
         self._options: Dict[str, Any] = dict(framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
                                              cancel_grace=cancel_grace)
-        self._socket = socket
         self._start_daemon = start
         self._args = list(args or ())
         self._initialize = initialize
-        self._connection: Optional[AsyncConnection] = None
         self._callbacks: "Optional[asyncio.Queue[Any]]" = None
         self._callback_task: "Optional[asyncio.Task[None]]" = None
-        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self._reconnecting: "Optional[asyncio.Task[None]]" = None
-        self._closed = False
 
     async def start(self) -> "AsyncClient":
         """Spawns the daemon and sends initialize (``async with`` does this)."""
-        if self._connection is not None:
+        if self._peer is not None:
             return self
-        if self._socket is not None:
+        if self._socket_path is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
-            self._connection = await self._connect()
+            self._attach(await self._connect())
         else:
-            self._connection = await AsyncConnection.start(self._argv, **self._options)
-        self._attach(self._connection)
+            self._attach(await AsyncConnection.start(self._argv, **self._options))
         await self._run(self._start_flow(self._initialize))
         return self
 
     async def _connect(self) -> AsyncSocketConnection:
-        path = socket_path(self._socket or "auto")
+        assert self._socket_path is not None
         # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
         return await AsyncSocketConnection.open(
-            path, self.daemon_path, list(self._args), start=self._start_daemon, framing=self._options["framing"],
-            stderr_lines=self._options["stderr_lines"], cancel_grace=self._options["cancel_grace"])
+            self._socket_path, self.daemon_path, list(self._args), start=self._start_daemon,
+            framing=self._options["framing"], stderr_lines=self._options["stderr_lines"],
+            cancel_grace=self._options["cancel_grace"])
 
     @classmethod
     async def connect(cls, *args: Any, **kwargs: Any) -> "AsyncClient":
@@ -221,11 +218,6 @@ class AsyncClient(Hub[AsyncSession]):
     async def request(self, method: str, params: Any = None, timeout: Optional[float] = None) -> Any:
         """Sends any request and returns its result."""
         return await self._run(self._call_flow(method, params, timeout))
-
-    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
-        """As ``Client.on_connection``; the callback may be a coroutine function."""
-        self._listeners.append(callback)
-        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
 
     async def wait_connected(self, timeout: Optional[float] = None) -> bool:
         """As ``Client.wait_connected``."""
@@ -255,13 +247,13 @@ class AsyncClient(Hub[AsyncSession]):
 
     async def close(self, timeout: float = 5.0) -> Optional[int]:
         """Sends shutdown and exit, awaits the daemon and the queued callbacks; its exit code."""
-        if self._connection is None:
+        if self._peer is None:
             return None
         self._closed = True
         if self._reconnecting is not None:
             self._reconnecting.cancel()
             await asyncio.wait([self._reconnecting], timeout=timeout)
-        code = await self._connection.close(timeout)
+        code = await self._aconn().close(timeout)
         task = self._callback_task
         if task is not None:
             assert self._callbacks is not None
@@ -279,9 +271,7 @@ class AsyncClient(Hub[AsyncSession]):
     # Internals.
 
     def _aconn(self) -> AsyncConnection:
-        self._conn()  # raises ClientClosed when not started
-        assert self._connection is not None
-        return self._connection
+        return cast(AsyncConnection, self._conn())  # raises ClientClosed when not started
 
     async def _run(self, flow: Flow[T]) -> T:
         return await self._aconn().run(flow)
@@ -293,58 +283,32 @@ class AsyncClient(Hub[AsyncSession]):
     def _publish(self, session: AsyncSession, changes: Changes) -> None:
         for stream in list(session._streams):
             stream.put_nowait(changes)
-        for listener in session._listeners_now():
-            self._submit(listener, changes)
+        super()._publish(session, changes)
 
     def _session_ended(self, session: AsyncSession, failure: Optional[BaseException]) -> None:
-        if failure is not None and self._socket is not None and not self._closed \
-                and session.key is not None and session._parent is None:
+        if failure is not None and self._socket_path is not None and not self._closed \
+                and session.key is not None and session.parent is None:
             return  # reopened when the client reconnects: its change streams go on
         for stream in list(session._streams):
             stream.put_nowait(_END if failure is None else self._aconn().failure())
 
     # Reconnecting to a shared daemon (reconnect.py; the sync Client does the same on a thread).
 
-    def _route(self, peer: Any) -> None:
-        super()._route(peer)
-        if self._socket is not None:
-            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
+    def _reconnect_later(self, flow: Flow[None]) -> None:
+        self._reconnecting = asyncio.ensure_future(self._drive(flow))
 
-    def _lost_shared(self, peer: Any, failure: Optional[BaseException]) -> None:
-        if failure is None or self._closed or peer is not self._peer:
-            return  # closed by the client, or a reconnect attempt's connection (the loop goes on)
-        keyed, gone = self._release_for_reattach()
-        self._reconnecting = asyncio.ensure_future(self._reconnect(failure, keyed, gone))
+    async def _drive(self, flow: Flow[None]) -> None:
+        """Runs the reconnect flow (hub.py), awaiting each effect; cancelled when the client closes."""
+        async def sleep(seconds: float) -> bool:
+            await asyncio.sleep(seconds)
+            return False
 
-    async def _reconnect(self, failure: BaseException, keyed: List[AsyncSession], gone: List[AsyncSession]) -> None:
-        path = socket_path(self._socket or "auto")
-        self._tell(ConnectionEvent("lost", path, error=failure))
-        error: Optional[BaseException] = None
-        for attempt, delay in enumerate(delays(), 1):
-            self._tell(ConnectionEvent("reconnecting", path, delay, attempt, error))
-            await asyncio.sleep(delay)
-            connection: Optional[AsyncSocketConnection] = None
-            try:
-                connection = await self._connect()
-                self._route(connection)
-                failed = await connection.run(self._reattach_flow(connection, keyed, 30.0))
-            except Exception as failed_attempt:  # no daemon yet, or it died again: the next attempt
-                error = failed_attempt
-                if connection is not None:
-                    connection.kill()
-                continue
-            if self._closed:
-                connection.kill()
-                return
-            self._connection = self._peer = connection
-            keyed = [session for session in keyed if session not in failed]
-            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=keyed, closed=gone + failed))
-            return
-
-    def _tell(self, event: ConnectionEvent) -> None:
-        say(event)
-        for listener in list(self._listeners):
-            self._submit(listener, event)
+        async def run(connection: AsyncConnection, inner: Flow[Any]) -> Any:
+            return await connection.run(inner)
+        ops: Dict[str, Callable[..., Awaitable[Any]]] = {SLEEP: sleep, CONNECT: self._connect, RUN: run}
+        stepper = Stepper(flow)
+        while stepper.effect is not None:
+            stepper.settle(await _perform(ops[stepper.effect[0]], stepper.effect[1:]))
 
     def _submit(self, callback: Callable[[Any], Any], changes: Any) -> None:
         if self._callbacks is None:

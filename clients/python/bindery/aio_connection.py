@@ -13,7 +13,7 @@ from .endpoint import (
     Stepper,
 )
 from .framing import CONTENT_LENGTH
-from .rpc import ErrorHook, Pending, ResultHook
+from .rpc import Pending
 
 if TYPE_CHECKING:
     from .aio import AsyncSession
@@ -64,19 +64,6 @@ class AsyncConnection(Endpoint):
         return self.process.pid
 
     # The API: flows run on the calling task.
-
-    async def request(self, method: str, params: Any = None, timeout: Optional[float] = None,
-                      on_result: Optional[ResultHook] = None, on_error: Optional[ErrorHook] = None) -> Any:
-        """Sends a request and awaits its answer (see Connection.request; cancelling the task cancels it)."""
-        return await self.run(self.request_flow(method, params, timeout, on_result, on_error))
-
-    async def wait(self, pending: AsyncPending, timeout: Optional[float] = None) -> Any:
-        """Awaits a sent request's answer. Cancelling the awaiting task sends $/cancelRequest too."""
-        return await self.run(self.wait_flow(pending, timeout))
-
-    async def drain(self) -> None:
-        """Waits until the pipe has taken what was written (back-pressure)."""
-        await self.run(self.drain_flow())
 
     async def close(self, timeout: float = DEFAULT_CLOSE_TIMEOUT) -> Optional[int]:
         """shutdown, exit, then awaits the process (killing it after ``timeout``); its exit code."""

@@ -7,35 +7,30 @@ import socket
 from functools import partial
 from typing import Optional, Sequence
 
-from . import daemon_fate
 from .aio_connection import AsyncConnection
-from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
+from .daemon_fate import SocketEnd
+from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, StdinClosed
 from .framing import CONTENT_LENGTH
 from .socket_connection import _peer_pid, connect_socket
 
 __all__ = ["AsyncSocketConnection"]
 
 
-class AsyncSocketConnection(AsyncConnection):
+class AsyncSocketConnection(SocketEnd, AsyncConnection):  # type: ignore[misc]
     """JSON-RPC over a connected Unix socket, on the loop that opened it. The connection "exits"
     (code 0) when the daemon closes it; killing closes the socket."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, *,
                  framing: str = CONTENT_LENGTH, stderr_lines: int = DEFAULT_STDERR_LINES,
                  cancel_grace: float = DEFAULT_CANCEL_GRACE) -> None:
-        Endpoint.__init__(self, ["binderyd", "--listen", path], framing, stderr_lines, cancel_grace)
-        self.path = path
-        self.process = None  # type: ignore[assignment]
+        sock = writer.get_extra_info("socket")
+        SocketEnd.__init__(self, path, _peer_pid(sock) if sock is not None else -1, framing, stderr_lines, cancel_grace)
         self._reader = reader
         self._writer = writer
         self._lost = asyncio.Event()
         self._ended = asyncio.Event()
-        self._stderr_task = asyncio.ensure_future(asyncio.sleep(0))
+        self._stderr_task = asyncio.ensure_future(asyncio.sleep(0))  # a socket has no stderr: a task already done
         self._reader_task = asyncio.ensure_future(self.run(self.read_flow()))
-        sock = writer.get_extra_info("socket")
-        self._daemon_pid = _peer_pid(sock) if sock is not None else -1
-        self._exit_status: Optional[int] = 0
-        self._fate: Optional[str] = None
 
     @classmethod
     async def open(cls, path: str, daemon: Optional[str], args: Sequence[str], *, start: bool = True,
@@ -46,10 +41,6 @@ class AsyncSocketConnection(AsyncConnection):
         sock: socket.socket = await loop.run_in_executor(None, partial(connect_socket, path, daemon, args, start=start))
         reader, writer = await asyncio.open_unix_connection(sock=sock, limit=1 << 24)
         return cls(reader, writer, path, framing=framing, stderr_lines=stderr_lines, cancel_grace=cancel_grace)
-
-    @property
-    def pid(self) -> int:
-        return -1
 
     async def _op_drain(self) -> None:
         try:
@@ -62,21 +53,8 @@ class AsyncSocketConnection(AsyncConnection):
             await asyncio.wait_for(self._ended.wait(), timeout)
         except asyncio.TimeoutError:
             return None
-        if self._fate is None and not self._closing and self._daemon_pid > 0 and daemon_fate.is_ending(self._daemon_pid):
-            # The daemon itself ended, not just this connection: how, from its supervisor's record
-            # (as the thread transport says it, socket_connection.py).
-            loop = asyncio.get_running_loop()
-            status, tail = await loop.run_in_executor(None, daemon_fate.recorded, self._daemon_pid, self.path)
-            self._exit_status = status
-            self._stderr.extend(tail)
-            self._fate = daemon_fate.told(self._daemon_pid, self.path)
+        await asyncio.get_running_loop().run_in_executor(None, self.learn_fate)  # it may wait for the record
         return self._exit_status
-
-    def failure(self) -> BaseException:
-        return daemon_fate.with_fate(super().failure(), self._fate)
-
-    async def _op_join_stderr(self, timeout: float) -> None:
-        pass
 
     async def _op_join_readers(self, timeout: float) -> None:
         if self._reader_task is not asyncio.current_task():
@@ -91,9 +69,6 @@ class AsyncSocketConnection(AsyncConnection):
         if not chunk:
             self._ended.set()
         return chunk
-
-    async def _op_read_stderr_line(self) -> bytes:
-        return b""
 
     def _transmit(self, data: bytes) -> None:
         if self._writer.is_closing():
@@ -111,6 +86,3 @@ class AsyncSocketConnection(AsyncConnection):
         transport = self._writer.transport
         if not transport.is_closing():
             transport.abort()
-
-    def _returncode(self) -> Optional[int]:
-        return self._exit_status if self._ended.is_set() else None

@@ -2,28 +2,21 @@
 from __future__ import annotations
 
 import subprocess
-import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+import time
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Type, TypeVar, cast
 
 from .connection import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, Connection, _sliced_wait
 from .dispatcher import CallbackDispatcher
 from .endpoint import Flow
 from .framing import CONTENT_LENGTH
 from .hub import Hub
-from .reconnect import ConnectionEvent, Reconnector, say
+from .reconnect import Reconnector
 from .session import Session
-from .socket_connection import SocketConnection, connect_socket, socket_path
-from .state import Changes
+from .socket_connection import SocketConnection, connect_socket
 
 __all__ = ["Client"]
 
 T = TypeVar("T")
-REATTACH_TIMEOUT = 30.0  # seconds for each request of a reattach (initialize, a reopen)
-
-
-def _sliced_wait_until(done: Callable[[], bool], timeout: Optional[float]) -> bool:
-    event = threading.Event()  # never set: a sleep that Ctrl-C interrupts
-    return _sliced_wait(lambda seconds: event.wait(min(seconds, 0.05)), done, timeout)
 
 
 class Client(Hub[Session]):
@@ -51,15 +44,12 @@ class Client(Hub[Session]):
                  cancel_grace: float = DEFAULT_CANCEL_GRACE, stderr_lines: int = DEFAULT_STDERR_LINES,
                  splices: bool = True, socket: Optional[str] = None, start: bool = True,
                  display: bool = False) -> None:
-        super().__init__(daemon, args, timeout, splices, display)
+        super().__init__(daemon, args, timeout, splices, display, socket)
         self._dispatcher = CallbackDispatcher()
-        self._connection: Connection
-        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self._reconnector: Optional[Reconnector] = None
-        self._swap = threading.Lock()  # a reconnect's new connection against close()
-        if socket is not None:
+        path = self._socket_path
+        if path is not None:
             # A shared daemon (binderyd --listen): connect, starting one when none answers.
-            path = socket_path(socket)
             # The daemon's supervisor keeps auto's keyed forms in the user's state directory.
             daemon_args = list(args or ())
 
@@ -67,13 +57,11 @@ class Client(Hub[Session]):
                 sock = connect_socket(path, self.daemon_path, daemon_args, start=start)
                 return SocketConnection(sock, path, framing=framing, stderr_lines=stderr_lines,
                                         cancel_grace=cancel_grace)
-            self._connect = connect
-            self._connection = connect()
-            self._reconnector = Reconnector(path, self._reconnect, self._tell)
+            self._attach(connect())
+            self._reconnector = Reconnector(connect)
         else:
-            self._connection = Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
-                                          cancel_grace=cancel_grace)
-        self._attach(self._connection)
+            self._attach(Connection(self._argv, framing=framing, env=env, cwd=cwd, stderr_lines=stderr_lines,
+                                    cancel_grace=cancel_grace))
         self._run(self._start_flow(initialize))
 
     # Sessions.
@@ -110,19 +98,12 @@ class Client(Hub[Session]):
         """Sends any request and returns its result (errors raise the matching BinderyError)."""
         return self._run(self._call_flow(method, params, timeout))
 
-    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
-        """Calls ``callback(event)`` on the callback thread when a shared daemon (``socket=``) dies
-        under the client and as it reconnects: ``event.kind`` is "lost" (``event.error``: the
-        DaemonExited, saying how it ended), "reconnecting" (``event.delay``: seconds before the
-        next attempt) or "reconnected" (``event.reopened``: the keyed sessions, the same objects;
-        ``event.closed``: those that did not come back). Returns a function that removes it."""
-        self._listeners.append(callback)
-        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
-
     def wait_connected(self, timeout: Optional[float] = None) -> bool:
         """Blocks until the client is connected (after a reconnect: its keyed sessions reopened);
         False when ``timeout`` passes first or the client is closed."""
-        return _sliced_wait_until(lambda: self.alive or self._closed, timeout) and self.alive
+        # Short sleeps, which Ctrl-C interrupts.
+        return _sliced_wait(lambda seconds: time.sleep(min(seconds, 0.05)), lambda: self.alive or self._closed,
+                            timeout) and self.alive
 
     def drain_callbacks(self, timeout: Optional[float] = None) -> bool:
         """Waits until every on_change callback queued so far has run; False on timeout.
@@ -133,12 +114,12 @@ class Client(Hub[Session]):
 
     @property
     def connection(self) -> Connection:
-        return self._connection
+        return cast(Connection, self._peer)
 
     @property
     def process(self) -> "subprocess.Popen[bytes]":
         """The daemon's process."""
-        return self._connection.process
+        return self.connection.process
 
     def close(self, timeout: float = 5.0) -> Optional[int]:
         """Sends shutdown and exit, waits for the daemon, runs pending callbacks; its exit code."""
@@ -146,7 +127,7 @@ class Client(Hub[Session]):
             self._closed = True
         if self._reconnector is not None:
             self._reconnector.stop(timeout)
-        code = self._connection.close(timeout)
+        code = self.connection.close(timeout)
         self._dispatcher.stop(timeout)
         return code
 
@@ -157,67 +138,25 @@ class Client(Hub[Session]):
         self.close()
 
     def __repr__(self) -> str:
-        if isinstance(self._connection, SocketConnection):
-            return "<Client socket %s %s>" % (self._connection.path, "alive" if self.alive else "closed")
-        return "<Client pid %d %s>" % (self._connection.pid, "alive" if self.alive else "closed")
+        if isinstance(self.connection, SocketConnection):
+            return "<Client socket %s %s>" % (self.connection.path, "alive" if self.alive else "closed")
+        return "<Client pid %d %s>" % (self.connection.pid, "alive" if self.alive else "closed")
 
     # Internals.
 
     def _run(self, flow: Flow[T]) -> T:
-        return self._connection.run(flow)
+        return self.connection.run(flow)
 
     def _new_session(self, session_id: int, type_name: str, key: Optional[str],
                      state: Dict[str, Any], revision: int) -> Session:
         return Session(self, session_id, type_name, self._schemas.get(type_name), key, state, revision)
 
-    def _publish(self, session: Session, changes: Changes) -> None:
-        for listener in session._listeners_now():
-            self._dispatcher.submit(listener, changes)
+    def _submit(self, callback: Callable[[Any], Any], item: Any) -> None:
+        self._dispatcher.submit(callback, item)
 
     def _start_failed(self) -> None:
         self._dispatcher.stop()
 
-    # Reconnecting to a shared daemon (reconnect.py).
-
-    _closed = False
-    _keyed: List[Session] = []  # the keyed sessions a reconnect reopens
-    _gone: List[Session] = []  # the sessions the daemon's end closed, until "reconnected" says so
-
-    def _route(self, peer: Any) -> None:
-        super()._route(peer)
-        if self._reconnector is not None or isinstance(peer, SocketConnection):
-            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
-
-    def _lost_shared(self, peer: Any, failure: Optional[BaseException]) -> None:
-        """The shared daemon's connection ended (on its reader): unless the client closed it, or it
-        was a reconnect attempt's (that loop tries again), reconnect."""
-        if failure is None or self._reconnector is None or self._closed or peer is not self._peer:
-            return
-        self._keyed, self._gone = self._release_for_reattach()
-        self._reconnector.start(failure)
-
-    def _reconnect(self) -> Tuple[Optional[List[Session]], List[Session]]:
-        """One attempt: connect (starting a daemon when none answers), initialize, reopen the keyed
-        sessions; only then is the new connection the client's. (None, []) when closed meanwhile."""
-        connection = self._connect()
-        self._route(connection)
-        try:
-            failed = connection.run(self._reattach_flow(connection, self._keyed, REATTACH_TIMEOUT))
-        except BaseException:
-            connection.kill()
-            raise
-        self._keyed = [session for session in self._keyed if session not in failed]
-        self._gone += failed
-        with self._swap:
-            if self._closed:
-                connection.kill()
-                return None, []
-            self._connection = connection
-            self._peer = connection
-        closed, self._gone = self._gone, []
-        return list(self._keyed), closed
-
-    def _tell(self, event: ConnectionEvent) -> None:
-        say(event)
-        for listener in list(self._listeners):
-            self._dispatcher.submit(listener, event)
+    def _reconnect_later(self, flow: Flow[None]) -> None:
+        assert self._reconnector is not None
+        self._reconnector.start(flow)

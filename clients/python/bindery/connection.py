@@ -16,7 +16,7 @@ from .endpoint import (
     Stepper,
 )
 from .framing import CONTENT_LENGTH
-from .rpc import ErrorHook, Pending, ResultHook
+from .rpc import Pending
 
 if TYPE_CHECKING:
     from .session import Session
@@ -84,20 +84,6 @@ class Connection(Endpoint):
         return self.process.pid
 
     # The API: flows run to completion on the calling thread.
-
-    def request(self, method: str, params: Any = None, timeout: Optional[float] = None,
-                on_result: Optional[ResultHook] = None, on_error: Optional[ErrorHook] = None) -> Any:
-        """Sends a request and blocks until it answers; returns its result or raises its error.
-
-        On ``timeout`` (seconds) or KeyboardInterrupt, sends ``$/cancelRequest`` for it, then raises
-        (RequestTimeout, after up to ``cancel_grace`` seconds for the daemon's answer so that the
-        state the cancellation resets is current; KeyboardInterrupt at once).
-        """
-        return self.run(self.request_flow(method, params, timeout, on_result, on_error))
-
-    def wait(self, pending: SyncPending, timeout: Optional[float] = None) -> Any:
-        """Blocks for a sent request's answer (see ``request``)."""
-        return self.run(self.wait_flow(pending, timeout))
 
     def close(self, timeout: float = DEFAULT_CLOSE_TIMEOUT) -> Optional[int]:
         """shutdown, exit, then waits for the process (killing it after ``timeout``); its exit code."""

@@ -210,9 +210,6 @@ class DaemonNotFound(BinderyException, FileNotFoundError):
                          "copies it to ~/.local/bin, where every client looks), or pass Client(daemon=PATH) "
                          "or set BINDERYD=/path/to/binderyd.")
 
-    def __str__(self) -> str:
-        return str(self.args[0])
-
 
 class DaemonExited(BinderyException):
     """The daemon ended (or closed its output) while the client still needed it.
@@ -248,9 +245,6 @@ class UntrustedSocket(BinderyException, PermissionError):
         self.path = path
         self.reason = reason
         super().__init__("refusing to talk to %s: %s" % (path, reason))
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 class ClientClosed(BinderyException):

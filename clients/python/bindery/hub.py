@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
+import threading
+from typing import Any, Callable, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .discovery import find_daemon
 from .endpoint import Endpoint, Flow
 from .errors import BinderyError, ClientClosed
 from .mirror import Mirror, Taken
+from .reconnect import CONNECT, RUN, SLEEP, ConnectionEvent, delays, say
 from .rpc import Pending, ResultHook
 from .schema import Schema, nested_schemas
+from .socket_connection import socket_path
 from .state import Changes, SessionBase
 from .values import encode
 
@@ -25,6 +28,7 @@ __all__ = ["Hub", "CLIENT_NAME"]
 
 logger = logging.getLogger("bindery")
 CLIENT_NAME = "bindery-python"
+REATTACH_TIMEOUT = 30.0  # seconds for each request of a reattach (initialize, a reopen)
 
 S = TypeVar("S", bound=SessionBase)
 
@@ -36,10 +40,15 @@ class Hub(Generic[S]):
     timeout: Optional[float] = None
 
     def __init__(self, daemon: Optional[str], args: Optional[Sequence[str]], timeout: Optional[float],
-                 splices: bool = True, display: bool = False) -> None:
+                 splices: bool = True, display: bool = False, socket: Optional[str] = None) -> None:
         #: The daemon's executable (see find_daemon) and the whole command line.
         self.daemon_path = find_daemon(daemon)
         self._argv = [self.daemon_path, *(args or [])]
+        #: The shared daemon's socket (``socket=``), whose death the client reconnects from; else None.
+        self._socket_path = socket_path(socket) if socket is not None else None
+        self._closed = False
+        self._swap = threading.Lock()  # a reconnect's new connection against close()
+        self._listeners: List[Callable[[ConnectionEvent], Any]] = []
         self.timeout = timeout
         self._splices = splices
         self._display = display
@@ -65,6 +74,8 @@ class Hub(Generic[S]):
         peer.on_sent = self._on_sent
         peer.on_answer = self._on_answer
         peer.on_lost.append(self._on_lost)
+        if self._socket_path is not None:
+            peer.on_lost.append(lambda failure: self._lost_shared(peer, failure))
 
     def _conn(self) -> Endpoint:
         if self._peer is None:
@@ -77,8 +88,12 @@ class Hub(Generic[S]):
                      state: Dict[str, Any], revision: int) -> S:
         raise NotImplementedError
 
-    def _publish(self, session: S, changes: Changes) -> None:
-        """Hands a change set to the session's listeners (on the reader: must not block)."""
+    def _submit(self, callback: Callable[[Any], Any], item: Any) -> None:
+        """Queues ``callback(item)`` for the client's callback thread or task (must not block)."""
+        raise NotImplementedError
+
+    def _reconnect_later(self, flow: Flow[None]) -> None:
+        """Runs ``_reconnect_flow`` on a thread or a task (see there for its effects)."""
         raise NotImplementedError
 
     def _session_ended(self, session: S, failure: Optional[BaseException]) -> None:
@@ -94,6 +109,10 @@ class Hub(Generic[S]):
         session._wake()
         self._publish(session, changes)
 
+    def _publish(self, session: S, changes: Changes) -> None:
+        for listener in session._listeners_now():
+            self._submit(listener, changes)
+
     def _touch(self, session: S) -> None:
         """Wakes the session's waiters (state changed without a change set to deliver)."""
         session._wake()
@@ -108,6 +127,64 @@ class Hub(Generic[S]):
                 session._mark_closed()
             session._wake()
             self._session_ended(session, failure)
+
+    # Reconnecting to a shared daemon (reconnect.py).
+
+    def on_connection(self, callback: Callable[[ConnectionEvent], Any]) -> Callable[[], None]:
+        """Calls ``callback(event)`` on the callback thread (asyncio: task; it may be a coroutine
+        function) when a shared daemon (``socket=``) dies under the client and as it reconnects:
+        ``event.kind`` is "lost" (``event.error``: the DaemonExited, saying how it ended),
+        "reconnecting" (``event.delay``: seconds before the next attempt) or "reconnected"
+        (``event.reopened``: the keyed sessions, the same objects; ``event.closed``: those that did
+        not come back). Returns a function that removes it."""
+        self._listeners.append(callback)
+        return lambda: self._listeners.remove(callback) if callback in self._listeners else None
+
+    def _tell(self, event: ConnectionEvent) -> None:
+        say(event)
+        for listener in list(self._listeners):
+            self._submit(listener, event)
+
+    def _lost_shared(self, peer: Endpoint, failure: Optional[BaseException]) -> None:
+        """The shared daemon's connection ended (on its reader): unless the client closed it, or it
+        was a reconnect attempt's (that loop tries again), reconnect."""
+        if failure is None or self._closed or peer is not self._peer:
+            return
+        self._reconnect_later(self._reconnect_flow(failure, *self._release_for_reattach()))
+
+    def _reconnect_flow(self, failure: BaseException, keyed: List[S], gone: List[S]) -> Flow[None]:
+        """Says the daemon was lost, then tries again with backoff: connect (starting a daemon when
+        none answers), initialize, reopen the keyed sessions; only then is the new connection the
+        client's. Its effects, besides the new connection's own: ``(SLEEP, s)`` -> True once the
+        client is closed, ``(CONNECT,)`` -> a new connection, ``(RUN, connection, flow)`` -> the
+        flow's value, run on that connection."""
+        path = self._socket_path or ""
+        self._tell(ConnectionEvent("lost", path, error=failure))
+        error: Optional[BaseException] = None
+        for attempt, delay in enumerate(delays(), 1):
+            self._tell(ConnectionEvent("reconnecting", path, delay, attempt, error))
+            if (yield (SLEEP, delay)):
+                return
+            connection: Optional[Endpoint] = None
+            try:
+                connection = yield (CONNECT,)
+                self._route(connection)
+                reopened, failed = yield (RUN, connection, self._reattach_flow(connection, keyed))
+            except BaseException as failed_attempt:
+                if connection is not None:
+                    connection.kill()
+                if not isinstance(failed_attempt, Exception):  # the client closed: no more attempts
+                    raise
+                error = failed_attempt  # no daemon yet, or it died again: the next attempt
+                logger.debug("bindery: reconnect attempt %d failed", attempt, exc_info=True)
+                continue
+            with self._swap:
+                if self._closed:
+                    connection.kill()
+                    return
+                self._peer = connection
+            self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=reopened, closed=gone + failed))
+            return
 
     # State.
 
@@ -163,38 +240,33 @@ class Hub(Generic[S]):
         and the others (unkeyed ones, children: a reopened parent brings new ones), closed now."""
         with self._mirror.lock:
             held = list(self._mirror.sessions.values())
-            self._mirror.sessions.clear()  # the old daemon's ids mean nothing to the next one
-            self._mirror.out_of_step.clear()
+            self._mirror.forget_sessions()  # the old daemon's ids mean nothing to the next one
         keyed = [h.owner for h in held if h.owner is not None and h.parent is None and h.owner.key is not None]
         closed = [h.owner for h in held if h.owner is not None and h.owner not in keyed]
         for session in closed:
-            self._end_with_daemon(session, "it had no key" if session._parent is None else
+            self._end_with_daemon(session, "it had no key" if session.parent is None else
                                   "its parent, reopened, shows new child sessions")
         return keyed, closed
 
-    def _reattach_flow(self, peer: Endpoint, keyed: List[S], timeout: Optional[float]) -> Flow[List[S]]:
+    def _reattach_flow(self, peer: Endpoint, keyed: List[S]) -> Flow[Tuple[List[S], List[S]]]:
         """After a reconnect, on the new connection (not yet the client's): initialize, then reopen
         each keyed session with its type and key; the same Session object takes the new id,
-        revision and state (``restored`` when the daemon kept it). Returns those whose reopen
-        failed (now closed)."""
+        revision and state (``restored`` when the daemon kept it). Returns those reopened and
+        those whose reopen failed (now closed)."""
+        timeout = REATTACH_TIMEOUT
         self._take_initialize((yield from peer.request_flow("initialize", self._initialize_params(), timeout)))
         with self._mirror.lock:  # what an earlier attempt reopened on a connection that died since
-            self._mirror.sessions.clear()
-            self._mirror.out_of_step.clear()
+            self._mirror.forget_sessions()
         failed: List[S] = []
         for session in keyed:
             def adopt(result: Any, pending: Pending, session: S = session) -> None:
-                with self._mirror.lock:
-                    session._held.id = result["session"]
-                    self._mirror.sessions[session.id] = session._held
-                    session._restored = bool(result.get("restored"))
-                    self._take_snapshot(session, result)
+                self._adopt(session.type, session.key, result, session)
             try:
                 yield from peer.request_flow("session/open", session._open_params, timeout, adopt)
             except BinderyError as error:  # the daemon's type changed, the key is held by another type...
                 self._end_with_daemon(session, "reopening its key failed: %s" % error)
                 failed.append(session)
-        return failed
+        return [session for session in keyed if session not in failed], failed
 
     def _end_with_daemon(self, session: S, why: str) -> None:
         session._closed_why = "the daemon it lived in ended, and %s" % why
@@ -284,20 +356,19 @@ class Hub(Generic[S]):
 
     # Reader hooks: fold into the mirror, then act on what it says.
 
-    def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any]) -> S:
-        """The Session for a session/open result; a keyed reopen returns the object already held."""
+    def _adopt(self, type_name: str, key: Optional[str], result: Dict[str, Any], reopened: Optional[S] = None) -> S:
+        """The Session for a session/open result, its mirror replaced by the result: a keyed reopen
+        returns the object already held (``reopened``: after a reconnect, that object, new id)."""
         with self._mirror.lock:
-            existing = self._session(result["session"])
-            if existing is not None:
-                existing._restored = bool(result.get("restored"))
-                self._take_snapshot(existing, result)
-                return existing
-            session = self._new_session(result["session"], type_name, key, result.get("state") or {},
-                                        result.get("revision", 0))
+            if reopened is not None:
+                reopened._held.id = result["session"]
+                self._mirror.sessions[reopened.id] = reopened._held
+            session = self._session(result["session"])
+            if session is None:
+                session = self._new_session(result["session"], type_name, key, result.get("state") or {},
+                                            result.get("revision", 0))
             session._restored = bool(result.get("restored"))
-            if isinstance(result.get("display"), dict):
-                session._held.display.update(result["display"])
-            self._act(self._mirror.take_children(session._held, result.get("children"), whole=True))
+            self._take_snapshot(session, result)
             return session
 
     def _take_snapshot(self, session: S, result: Dict[str, Any], whole: bool = True) -> None:
@@ -308,7 +379,7 @@ class Hub(Generic[S]):
         with self._mirror.lock:
             diff, taken = self._mirror.take_state(session._held, result, whole)
             self._act(taken)
-            self._deliver_or_touch(session, Changes(diff, session.id, session._revision, None, resync=True))
+            self._deliver_or_touch(session, Changes(diff, session.id, session.revision, None, resync=True))
 
     def _deliver_or_touch(self, session: S, changes: Changes) -> None:
         if changes or changes.splices:
@@ -353,7 +424,7 @@ class Hub(Generic[S]):
             else:
                 session = fold.held.owner
                 self._act(fold.taken)
-                self._deliver_or_touch(session, Changes(fold.changes, session.id, session._revision,
+                self._deliver_or_touch(session, Changes(fold.changes, session.id, session.revision,
                                                         params.get("cause"), splices=fold.splices))
             out_of_step = session._held.id in self._mirror.out_of_step
         if out_of_step:

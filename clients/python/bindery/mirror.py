@@ -295,6 +295,11 @@ class Mirror:
         self.behind(held, result.get("revision") if isinstance(result, dict) else None)
         return held
 
+    def forget_sessions(self) -> None:
+        """The daemon is gone: its session ids mean nothing to the next one."""
+        self.sessions.clear()
+        self.out_of_step.clear()
+
     def forget_writes(self) -> None:
         """The connection is gone: no pending write will be answered."""
         self.pending.clear()

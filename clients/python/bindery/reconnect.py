@@ -1,6 +1,6 @@
 """Reconnecting to a shared daemon that died (protocol.md, "Shared daemon"): when the daemon on the
 socket ends under a client, the client connects again on its own, with backoff, starting a daemon
-when none answers, and reattaches its keyed sessions (hub.py's ``_reattach_flow``). Said on the
+when none answers, and reattaches its keyed sessions (hub.py's ``_reconnect_flow``). Said on the
 ``bindery`` logger (stderr by default) and to ``on_connection`` callbacks. A daemon the client
 spawned over pipes is its own child and is not reconnected.
 """
@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Iterator, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional
 
-__all__ = ["ConnectionEvent", "Reconnector", "delays", "say"]
+from .connection import _perform
+from .endpoint import Flow, Stepper
+
+__all__ = ["ConnectionEvent", "Reconnector", "delays", "say", "SLEEP", "CONNECT", "RUN"]
 
 logger = logging.getLogger("bindery")
 
 #: Seconds before each attempt, as the web page's connection.js: then every MAX_DELAY.
 BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
 MAX_DELAY = 5.0
+#: The reconnect flow's own effects (hub.py's ``_reconnect_flow``).
+SLEEP = "sleep"
+CONNECT = "connect"
+RUN = "run"
 
 
 def delays() -> Iterator[float]:
@@ -54,33 +61,30 @@ def say(event: ConnectionEvent) -> None:
 
 
 class Reconnector:
-    """The reconnect loop of one sync client, on a thread of its own; ``attempt()`` (the client's)
-    connects and reattaches, returning the reopened and closed sessions, or raises to be tried
-    again. ``tell`` hears every event (the client says it and hands it to its callbacks)."""
+    """Runs the reconnect flow of one sync client on a thread of its own, blocking for each effect;
+    ``connect()`` (the client's) makes a new connection."""
 
-    def __init__(self, path: str, attempt: Callable[[], Any], tell: Callable[[ConnectionEvent], None]) -> None:
-        self.path = path
-        self._attempt = attempt
-        self._tell = tell
+    def __init__(self, connect: Callable[[], Any]) -> None:
         self._stop = threading.Event()
+        self._ops: Dict[str, Callable[..., Any]] = {
+            SLEEP: self._stop.wait, CONNECT: connect, RUN: lambda connection, flow: connection.run(flow)}
         self._thread: Optional[threading.Thread] = None
         # A thread is made and started, or the client stopped, never between the two: the
         # connection's reader (start) and the client's close (stop) run on different threads.
         self._lock = threading.Lock()
 
-    def start(self, failure: Optional[BaseException]) -> None:
-        """The connection is lost: says how, and reconnects (once at a time; never after ``stop``)."""
+    def start(self, flow: Flow[None]) -> None:
+        """The connection is lost: reconnects (once at a time; never after ``stop``)."""
         with self._lock:
             if self._stop.is_set():
                 return
             last = self._thread
         if last is not None and last is not threading.current_thread():
             last.join()  # the last loop, ending: it made the connection now lost
-        self._tell(ConnectionEvent("lost", self.path, error=failure))
         with self._lock:
             if self._stop.is_set():
                 return
-            self._thread = threading.Thread(target=self._run, name="bindery-reconnect", daemon=True)
+            self._thread = threading.Thread(target=self._run, args=(flow,), name="bindery-reconnect", daemon=True)
             self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -91,19 +95,7 @@ class Reconnector:
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
 
-    def _run(self) -> None:
-        error: Optional[BaseException] = None
-        for attempt, delay in enumerate(delays(), 1):
-            self._tell(ConnectionEvent("reconnecting", self.path, delay, attempt, error))
-            if self._stop.wait(delay):
-                return
-            try:
-                reopened, closed = self._attempt()
-            except Exception as failed:  # no daemon yet, or it died again: the next attempt
-                error = failed
-                logger.debug("bindery: reconnect attempt %d failed", attempt, exc_info=True)
-                continue
-            if reopened is None:  # the client closed meanwhile
-                return
-            self._tell(ConnectionEvent("reconnected", self.path, attempt=attempt, reopened=reopened, closed=closed))
-            return
+    def _run(self, flow: Flow[None]) -> None:
+        stepper = Stepper(flow)
+        while stepper.effect is not None:
+            stepper.settle(_perform(self._ops[stepper.effect[0]], stepper.effect[1:]))

@@ -201,11 +201,6 @@ class RpcPeer:
         with self._lock:
             return len(self._pending)
 
-    def pending(self, request_id: int) -> Optional[Pending]:
-        """The request with this id, while it waits for its answer."""
-        with self._lock:
-            return self._pending.get(request_id)
-
     # Receiving: called by the reader, in arrival order.
 
     def receive(self, data: bytes) -> None:

@@ -98,19 +98,6 @@ class Schema:
         member = self.field_named(name)
         return child_kind(member.raw) if member is not None else None
 
-    def child_type(self, name: str) -> Optional[str]:
-        """The type name of the child sessions a member shows (``CounterRowViewModel``), else None."""
-        member = self.field_named(name)
-        if member is None:
-            return None
-        t = member.raw.get("items") if child_kind(member.raw) == "rows" else member.raw
-        return t.get("typeName") if isinstance(t, dict) and t.get("type") == "viewModel" else None
-
-    @property
-    def child_members(self) -> List[str]:
-        """The members that show child view models, in declaration order."""
-        return [f.name for f in self.fields if child_kind(f.raw) is not None]
-
     def field_named(self, name: str) -> Optional[FieldSchema]:
         return next((f for f in self.fields if f.name == name), None)
 

@@ -20,8 +20,8 @@ import time
 from typing import Optional, Sequence
 
 from .connection import Connection
-from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, Endpoint, StdinClosed
-from . import daemon_fate
+from .daemon_fate import SocketEnd
+from .endpoint import DEFAULT_CANCEL_GRACE, DEFAULT_STDERR_LINES, READ_SIZE, StdinClosed
 from .errors import DaemonExited
 from .framing import CONTENT_LENGTH
 from .socket_trust import check_directory, verify_socket
@@ -87,7 +87,7 @@ def _connect(path: str) -> socket.socket:
     return sock
 
 
-class SocketConnection(Connection):
+class SocketConnection(SocketEnd, Connection):  # type: ignore[misc]
     """JSON-RPC over a connected Unix socket; thread-safe; requests may be pipelined.
 
     The connection "exits" (code 0) when the daemon closes it: after ``exit``, or when the daemon
@@ -96,35 +96,18 @@ class SocketConnection(Connection):
 
     def __init__(self, sock: socket.socket, path: str, *, framing: str = CONTENT_LENGTH,
                  stderr_lines: int = DEFAULT_STDERR_LINES, cancel_grace: float = DEFAULT_CANCEL_GRACE) -> None:
-        Endpoint.__init__(self, ["binderyd", "--listen", path], framing, stderr_lines, cancel_grace)
-        self.path = path
+        SocketEnd.__init__(self, path, _peer_pid(sock), framing, stderr_lines, cancel_grace)
         self.socket = sock
-        self.process = None  # type: ignore[assignment]
         self._write_lock = threading.Lock()
         self._lost = threading.Event()
         self._ended = threading.Event()
-        self._daemon_pid = _peer_pid(sock)
-        self._exit_status: Optional[int] = 0
-        self._fate: Optional[str] = None
         self._start_threads(None)  # a socket has no stderr
-
-    @property
-    def pid(self) -> int:
-        return -1
 
     def _op_wait_exit(self, timeout: Optional[float]) -> Optional[int]:
         if not self._ended.wait(timeout):
             return None
-        if self._fate is None and not self._closing and daemon_fate.is_ending(self._daemon_pid):
-            # The daemon itself ended (not just this connection): how, from its supervisor's record.
-            status, tail = daemon_fate.recorded(self._daemon_pid, self.path)
-            self._exit_status = status
-            self._stderr.extend(tail)
-            self._fate = daemon_fate.told(self._daemon_pid, self.path)
+        self.learn_fate()
         return self._exit_status
-
-    def failure(self) -> BaseException:
-        return daemon_fate.with_fate(super().failure(), self._fate)
 
     def _op_join_readers(self, timeout: float) -> None:
         if self._reader_thread is not threading.current_thread():
@@ -145,9 +128,6 @@ class SocketConnection(Connection):
                 self.socket.close()
         return chunk
 
-    def _op_read_stderr_line(self) -> bytes:
-        return b""
-
     def _transmit(self, data: bytes) -> None:
         try:
             with self._write_lock:
@@ -167,9 +147,6 @@ class SocketConnection(Connection):
             self.socket.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
-
-    def _returncode(self) -> Optional[int]:
-        return self._exit_status if self._ended.is_set() else None
 
 
 def _peer_pid(sock: socket.socket) -> int:

@@ -138,23 +138,6 @@ class SessionBase:
         return self._held.revision
 
     @property
-    def _state(self) -> Dict[str, Any]:
-        return self._held.state
-
-    @property
-    def _revision(self) -> int:
-        return self._held.revision
-
-    @property
-    def _parent(self) -> Optional["SessionBase"]:
-        """The session whose state shows this one (a child view model), else None."""
-        return self._held.parent.owner if self._held.parent is not None else None
-
-    @_parent.setter
-    def _parent(self, parent: Optional["SessionBase"]) -> None:
-        self._held.parent = parent._held if parent is not None else None
-
-    @property
     def closed(self) -> bool:
         return self._closed
 
@@ -162,7 +145,7 @@ class SessionBase:
     def parent(self: _Self) -> Optional[_Self]:
         """The session whose member shows this one, for a child view model (a tab, a row, a
         detail: protocol.md, "Child view models"); None for a session opened with ``open``."""
-        return self._parent  # type: ignore[return-value]
+        return self._held.parent.owner if self._held.parent is not None else None
 
     @property
     def detached(self) -> bool:
@@ -194,19 +177,19 @@ class SessionBase:
     def snapshot(self) -> Dict[str, Any]:
         """A copy of the state, taken atomically."""
         with self._lock:
-            return dict(self._state)
+            return dict(self.state)
 
     def get(self, name: str, default: Any = MISSING) -> Any:
         """One member's value. Unknown names raise UnknownField; unobserved ones KeyError."""
         with self._lock:
-            if name in self._state:
-                return self._state[name]
+            if name in self.state:
+                return self.state[name]
         if default is not MISSING:
             return default
         if self.schema is not None:
             self.schema.check_members([name], self.id)
         raise KeyError("%r is not observed by session %d (observing: %s)"
-                       % (name, self.id, ", ".join(self._state)))
+                       % (name, self.id, ", ".join(self.state)))
 
     def __getitem__(self, name: str) -> Any:
         return self.get(name)
@@ -243,7 +226,7 @@ class SessionBase:
             items = value if kind == "rows" else [value]
             return [self._child_session(name, item) for item in items or [] if item is not None]
         with self._lock:
-            idents = child_refs(self._state)
+            idents = child_refs(self.state)
         found = [self._hub._session(ident) for ident in idents]
         return [cast(_Self, session) for session in found if session is not None]
 
@@ -302,7 +285,7 @@ class SessionBase:
         return self.schema.member_type(name) if self.schema is not None else None
 
     def __repr__(self) -> str:
-        return "<%s %d %s rev %d%s>" % (type(self).__name__, self.id, self.type, self._revision,
+        return "<%s %d %s rev %d%s>" % (type(self).__name__, self.id, self.type, self.revision,
                                         " detached" if self._detached else " closed" if self._closed else "")
 
     # Building requests (with the local checks).
@@ -311,7 +294,7 @@ class SessionBase:
         self._hub._conn().check_usable()  # DaemonExited / ClientClosed say more than "closed"
         if self._detached:
             raise UnknownSession.make("Session %d (%s) is detached: its parent, session %s, no longer shows it"
-                                      % (self.id, self.type, self._parent.id if self._parent else "?"),
+                                      % (self.id, self.type, self.parent.id if self.parent else "?"),
                                       {"session": self.id}, local=True)
         if self._closed:
             raise UnknownSession.make("Session %d (%s) is closed%s" % (self.id, self.type,
@@ -385,7 +368,7 @@ class SessionBase:
             params["expectedRevision"] = expected_revision
         # The mirror holds the value written (as JSON) when the answer comes: see Hub._on_sent.
         result = yield from self._hub._call_flow("setField", params, timeout)
-        return result.get("revision", self._revision) if isinstance(result, dict) else self._revision
+        return result.get("revision", self.revision) if isinstance(result, dict) else self.revision
 
     def _invoke_flow(self, command: str, args: Any, timeout: Optional[float], native: bool = False,
                      expected_revision: Optional[int] = None) -> Flow[Any]:
@@ -410,12 +393,12 @@ class SessionBase:
     def _refresh_flow(self, timeout: Optional[float]) -> Flow[Dict[str, Any]]:
         self._check_open()
         yield from self._hub._call_flow("session/state", {"session": self.id}, timeout, self._hub._after_snapshot(self))
-        return self._state
+        return self.state
 
     def _observe_flow(self, names: Iterable[str], timeout: Optional[float]) -> Flow[Dict[str, Any]]:
         params = self._observe_params(names)
         yield from self._hub._call_flow("session/observe", params, timeout, self._hub._after_snapshot(self, False))
-        return self._state
+        return self.state
 
     def _close_flow(self, timeout: Optional[float]) -> Flow[None]:
         if self._closed:
@@ -431,8 +414,8 @@ class SessionBase:
         while True:
             with self._lock:  # the predicate sees a whole update, never half of one
                 seen = self._version
-                if predicate(self._state):
-                    return self._state
+                if predicate(self.state):
+                    return self.state
             self._check_open()
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:

@@ -118,8 +118,8 @@ def test_a_resync_rebuilds_the_children(appd: Client) -> None:
     # refresh() of the root re-reads every child; a child the daemon no longer has is detached.
     stale = appd._new_session(999, "CounterRowViewModel", None, {}, 0)
     appd._sessions[999] = stale
-    stale._parent = counters
-    added._state["count"] = 42
+    stale._held.parent = counters._held
+    added.state["count"] = 42
     app.refresh()
     assert added.state["count"] == 0 and stale.detached and app.child("countersTab") is counters
 
