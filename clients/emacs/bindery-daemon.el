@@ -14,17 +14,8 @@
 (require 'cl-lib)
 (require 'eieio)
 (require 'jsonrpc)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-settings)
-    (require 'bindery-mirror)))
+(require 'bindery-settings)
+(require 'bindery-mirror)
 
 (defconst bindery--directory
   (file-name-directory
@@ -406,10 +397,6 @@ while some form waits."
   "Return the message of ERR, a `jsonrpc-error' condition."
   (or (alist-get 'jsonrpc-error-message (cdr err))
       (error-message-string err)))
-
-(defun bindery--error-data (err)
-  "Return the data of ERR, a `jsonrpc-error' condition."
-  (alist-get 'jsonrpc-error-data (cdr err)))
 
 (defun bindery-request (method params &optional conn timeout)
   "Send METHOD with PARAMS to binderyd and return the result.

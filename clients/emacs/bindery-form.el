@@ -20,19 +20,10 @@
 (require 'subr-x)
 (require 'seq)
 (require 'wid-edit)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-settings)
-    (require 'bindery-daemon)
-    (require 'bindery-mirror)
-    (require 'bindery-value)))
+(require 'bindery-settings)
+(require 'bindery-daemon)
+(require 'bindery-mirror)
+(require 'bindery-value)
 
 ;; Buttons live in bindery-command.el, which requires this file.
 (declare-function bindery--command-press "bindery-command" (command &optional args))
@@ -220,8 +211,8 @@ Every other writable field is text: the daemon's, sent back as typed."
           ((equal type "enum") 'choice)
           (t 'text))))
 
-(cl-defun bindery--insert-field (field value)
-  "Insert FIELD's line showing VALUE, and its error line.
+(cl-defun bindery--insert-field (field)
+  "Insert FIELD's line showing its value, and its error line.
 A child member is a heading; what it shows is drawn under it later."
   (when (memq (bindery--field-kind field) '(child rows))
     (insert bindery--indent (bindery--field-label field) ":")
@@ -233,7 +224,8 @@ A child member is a heading; what it shows is drawn under it later."
                       bindery--value-column))
   ;; No :help-echo: widget.el's own ("M-TAB: complete field") would
   ;; cover our messages each time TAB lands on a field.
-  (let ((common (list :notify #'bindery--field-notify :bindery-field field
+  (let ((value (gethash (bindery--field-name field) bindery--state))
+        (common (list :notify #'bindery--field-notify :bindery-field field
                       :bindery-child bindery--child :help-echo nil)))
     (pcase (bindery--field-kind field)
       ('text
@@ -271,6 +263,25 @@ A child member is a heading; what it shows is drawn under it later."
                        (bindery--field-note ,field)))
      (when slot (push slot ,slots))))
 
+(defun bindery--form-show (conn schema opened key)
+  "Make the current buffer the form of OPENED, a `session/open' result on CONN.
+SCHEMA is its type's, KEY the key it was opened with; the buffer is
+named after the session, and hears its `didChange's."
+  (let ((session (plist-get opened :session)))
+    (bindery-mirror-take (bindery--conn-mirror conn) session opened)
+    (bindery--form-build conn schema session key (bindery-mirror-children-ids opened))
+    (rename-buffer (format "*bindery: %s %d*" bindery--type session) t)
+    (bindery--register conn session (bindery--handler (current-buffer)))))
+
+(defun bindery--forms (conn)
+  "Return the live forms of CONN."
+  (cl-remove-if-not (lambda (buffer)
+                      (with-current-buffer buffer
+                        (and (derived-mode-p 'bindery-form-mode)
+                             (eq bindery--conn conn)
+                             (not bindery--dead))))
+                    (buffer-list)))
+
 (defun bindery--form-build (conn schema session key children)
   "Fill the current buffer with the form of SCHEMA for SESSION, opened with KEY.
 SESSION is held by CONN's mirror, and so are CHILDREN, the ids of the
@@ -298,8 +309,7 @@ child sessions under it."
     (setq bindery--status (bindery--slot-create))
     (insert "\n")
     (dolist (field bindery--fields)
-      (bindery--insert-field field (gethash (bindery--field-name field)
-                                            bindery--state))
+      (bindery--insert-field field)
       (bindery--field-slots field slots))
     (when (> (length (plist-get schema :commands)) 0)
       (insert "\n")
@@ -327,11 +337,6 @@ child sessions under it."
 (defun bindery--mirror ()
   "The mirror of this form's connection."
   (bindery--conn-mirror bindery--conn))
-
-(defun bindery--revision ()
-  "The revision of the session at hand the mirror holds (0 when it holds none)."
-  (let ((held (bindery-mirror-get (bindery--mirror) bindery--session)))
-    (if held (bindery-mirror-session-revision held) 0)))
 
 (defun bindery--render-members (names &optional force)
   "Show the state members NAMES (from the mirror) where the form shows them.
@@ -367,21 +372,16 @@ typed, never a value that arrives meanwhile."
                                       (if (vectorp value) (bindery--format-inline value)
                                         (bindery--field-text field)))
                             (bindery--field-block field value))))
-      ('text
-       (let ((text (bindery--field-text field)))
-         ;; Never overwrite what the person is typing, nor text equal to it.
-         (unless (or (equal (widget-value widget) text)
+      (kind
+       (let ((shown (pcase kind
+                      ('text (bindery--field-text field))
+                      ('checkbox (eq value t))
+                      (_ value))))
+         ;; Never overwrite what the person is typing, nor a control being
+         ;; written (it shows what was chosen until the answer).
+         (unless (or (equal (widget-value widget) shown)
                      (and (not force) (bindery--field-busy-p field)))
-           (bindery--widget-set widget text))))
-      ;; A control being written shows what was chosen, until the answer.
-      ('checkbox
-       (unless (or (eq (widget-value widget) (eq value t))
-                   (and (not force) (bindery--field-busy-p field)))
-         (bindery--widget-set widget (eq value t))))
-      ('choice
-       (unless (or (equal (widget-value widget) value)
-                   (and (not force) (bindery--field-busy-p field)))
-         (bindery--widget-set widget value))))))
+           (bindery--widget-set widget shown)))))))
 
 (defun bindery--field-text (field)
   "Return the one line FIELD's value shows: the daemon's text."
@@ -428,10 +428,15 @@ controls, whose value is known."
             (bindery--field-schedule field)
           (bindery--field-flush field))))))
 
+(defun bindery--field-cancel (field)
+  "Forget FIELD's timer, if it has one: what was typed is not sent by it."
+  (when (bindery--field-timer field)
+    (cancel-timer (bindery--field-timer field))
+    (setf (bindery--field-timer field) nil)))
+
 (defun bindery--field-schedule (field)
   "Send FIELD after `bindery-send-delay' unless typed in again before."
-  (when (bindery--field-timer field)
-    (cancel-timer (bindery--field-timer field)))
+  (bindery--field-cancel field)
   (let ((buffer (current-buffer))
         (child bindery--child))
     (setf (bindery--field-timer field)
@@ -442,9 +447,7 @@ controls, whose value is known."
 
 (defun bindery--field-flush (field)
   "Send FIELD's current text (or control's value) now."
-  (when (bindery--field-timer field)
-    (cancel-timer (bindery--field-timer field))
-    (setf (bindery--field-timer field) nil))
+  (bindery--field-cancel field)
   (if (not (bindery--live-p))
       (message "%s" (bindery--dead-message))
     (bindery--field-send field (bindery--field-input field))))
@@ -483,18 +486,20 @@ The daemon's refusal shows under the field; what was typed stays."
     (bindery--field-set-error field message)
     (message "%s: %s" (bindery--field-label field) message)))
 
+(defun bindery--flush-typed ()
+  "Send now what was typed in the fields of the session at hand and not sent."
+  (dolist (field bindery--fields)
+    (when (bindery--field-timer field) (bindery--field-flush field))))
+
 (defun bindery--flush-fields ()
   "Send every field with unsent text, and wait briefly for the answers.
 Then the state (a command's `enabled' above all) reflects all typing."
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field) (bindery--field-flush field)))
+  (bindery--flush-typed)
   ;; And those of the child sessions drawn in this form.
   (when bindery--children
     (maphash (lambda (_id child)
                (unless (eq child bindery--child)
-                 (bindery--with-child child
-                   (dolist (field bindery--fields)
-                     (when (bindery--field-timer field) (bindery--field-flush field))))))
+                 (bindery--with-child child (bindery--flush-typed))))
              bindery--children))
   (with-timeout (2 nil)
     (while (and (bindery--live-p) (bindery--writes-pending-p))
@@ -653,9 +658,7 @@ Points outside stay; point on a row stays on that row, wherever it goes."
     (dolist (id (bindery--field-drawn field))
       (let ((child (gethash id bindery--children)))
         (when child
-          (bindery--with-child child
-            (dolist (f bindery--fields)
-              (when (bindery--field-timer f) (bindery--field-flush f)))))))
+          (bindery--with-child child (bindery--flush-typed)))))
     (bindery--keeping-points
      (marker-position (car slot)) (marker-position (cdr slot))
      (lambda ()
@@ -682,7 +685,7 @@ Points outside stay; point on a row stays on that row, wherever it goes."
       (let ((grandchild (gethash id bindery--children)))
         (when grandchild (bindery--child-undraw grandchild))))
     (setf (bindery--field-drawn field) nil)
-    (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
+    (bindery--field-cancel field))
   (dolist (widget (bindery--child-widgets child))
     (widget-delete widget))
   (setf (bindery--child-widgets child) nil))
@@ -698,15 +701,9 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
            slots)
       (setq bindery--fields (bindery--fields-from (plist-get schema :fields))
             bindery--value-column (+ (length under) 2 (bindery--label-width bindery--fields)))
-      (if (not row)
-          (progn
-            (dolist (field bindery--fields)
-              (bindery--insert-field field (gethash (bindery--field-name field) bindery--state))
-              (bindery--field-slots field slots))
-            (setq slots (append (bindery--commands-insert (plist-get schema :commands))
-                                slots)))
+      (when row
         (insert indent "- ")
-        (setq slots (append (bindery--row-buttons-insert (plist-get schema :commands)) slots))
+        (setq slots (bindery--row-buttons-insert (plist-get schema :commands)))
         (let ((first t))
           (dolist (field bindery--fields)
             (when (eq (bindery--field-kind field) 'output)
@@ -716,16 +713,16 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
                     (bindery--field-slot field) (bindery--slot-create))
               (push (bindery--field-slot field) slots))))
         (insert "\n")
-        (setq bindery--indent under)
-        (dolist (field bindery--fields)
-          (unless (eq (bindery--field-kind field) 'output)
-            (bindery--insert-field field (gethash (bindery--field-name field) bindery--state))
-            (bindery--field-slots field slots)))
-        (setq bindery--indent indent))
+        ;; Until `bindery--with-child' ends: the fields under the line, and what they draw.
+        (setq bindery--indent under))
+      (dolist (field bindery--fields)
+        (unless (bindery--field-inline field)
+          (bindery--insert-field field)
+          (bindery--field-slots field slots)))
+      (unless row
+        (setq slots (append (bindery--commands-insert (plist-get schema :commands)) slots)))
       (mapc #'bindery--slot-finalize slots)
-      (when row (setq bindery--indent under))
       (dolist (field bindery--fields) (bindery--field-render field t))
-      (setq bindery--indent indent)
       (bindery--commands-update))))
 
 ;;; List splices: only the lines of the elements spliced
@@ -955,10 +952,7 @@ On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and
 (defun bindery--form-stop (reason)
   "Stop this form's timers and commands: its session ended, for REASON."
   (setq bindery--dead reason)
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field)
-      (cancel-timer (bindery--field-timer field))
-      (setf (bindery--field-timer field) nil)))
+  (mapc #'bindery--field-cancel bindery--fields)
   (bindery--commands-stop))
 
 (defun bindery--form-died (reason &optional next)
@@ -1003,8 +997,7 @@ On the same field's line and column, in every window showing the form."
 
 (defun bindery--form-killed ()
   "Close the session of the form being killed."
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
+  (mapc #'bindery--field-cancel bindery--fields)
   (when (and bindery--conn (not bindery--dead) (jsonrpc-running-p bindery--conn))
     (when bindery--children
       (maphash (lambda (id _child) (bindery--unregister bindery--conn id)) bindery--children))

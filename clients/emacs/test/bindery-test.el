@@ -48,6 +48,11 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
                         regexp timeout)
     (bindery-test--text)))
 
+(defun bindery-test--revision ()
+  "The revision of the form's session its connection's mirror holds."
+  (bindery-mirror-session-revision
+   (bindery-mirror-get (bindery--conn-mirror bindery--conn) bindery--session)))
+
 (defun bindery-test--settle ()
   "Wait until this form has nothing unsent or unanswered."
   (bindery-test--wait
@@ -981,7 +986,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
               (search-forward "fullTitle: Cube")
               (setq changes nil)
               (bindery--did-change
-               (list :session session :revision (1+ (bindery--revision)) :changes nil
+               (list :session session :revision (1+ (bindery-test--revision)) :changes nil
                      :splices (list :movies
                                     (list :ops (vector (list :at 0 :delete 1 :insert [])
                                                        (list :at 1 :delete 0
@@ -1064,7 +1069,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
         (bindery-test--type "ada@exa")
         (let ((point (point)))
           (bindery--did-change (list :session bindery--session
-                                     :revision (1+ (bindery--revision))
+                                     :revision (1+ (bindery-test--revision))
                                      :changes '(:email "stale")))
           (should (= (point) point))
           (should (string-match-p "\\[ada@exa +\\]" (bindery-test--text)))
