@@ -62,7 +62,7 @@
 Its members and buttons are drawn under its parent's member, and the
 form's buffer-local variables are bound to these while it is handled
 \(`bindery--with-child').  STATE and DISPLAY are its mirror's."
-  session type schema state display fields commands history
+  session schema state display fields commands history
   (value-column 0) (indent "") closed widgets start)
 
 (defvar-local bindery--conn nil "The connection this form's session lives on.")
@@ -100,7 +100,6 @@ to CHILD's, and what BODY sets of them is kept in CHILD."
        (if (not ,c) (progn ,@body)
          (let ((bindery--child ,c)
                (bindery--session (bindery--child-session ,c))
-               (bindery--type (bindery--child-type ,c))
                (bindery--state (bindery--child-state ,c))
                (bindery--display (bindery--child-display ,c))
                (bindery--fields (bindery--child-fields ,c))
@@ -227,31 +226,29 @@ A child member is a heading; what it shows is drawn under it later."
   (let ((value (gethash (bindery--field-name field) bindery--state))
         (common (list :notify #'bindery--field-notify :bindery-field field
                       :bindery-child bindery--child :help-echo nil)))
-    (pcase (bindery--field-kind field)
-      ('text
-       (setf (bindery--field-widget field)
-             (apply #'widget-create 'editable-field
-                    :size (bindery--field-width-setting) :format "[%v]"
-                    :keymap bindery-field-keymap
-                    :value (bindery--field-text field)
-                    common)))
-      ('checkbox
-       (setf (bindery--field-widget field)
-             (apply #'widget-create 'checkbox :value (eq value t) common)))
-      ('choice
-       (setf (bindery--field-widget field)
-             (apply #'widget-create 'menu-choice
-                    :format "%[[%v]%]" :tag (bindery--field-label field)
-                    :value value :void '(item :format "%t" :tag "?")
-                    (append common
-                            (mapcar (lambda (c) `(const :format "%t" :tag ,c ,c))
-                                    (plist-get (bindery--field-schema field)
-                                               :cases))
-                            (and (eq (plist-get (bindery--field-schema field)
-                                                :nullable)
-                                     t)
-                                 '((const :format "%t" :tag "(none)" nil)))))))
-      ('output (setf (bindery--field-slot field) (bindery--slot-create)))))
+    (if (eq (bindery--field-kind field) 'output)
+        (setf (bindery--field-slot field) (bindery--slot-create))
+      (setf (bindery--field-widget field)
+            (pcase (bindery--field-kind field)
+              ('text
+               (apply #'widget-create 'editable-field
+                      :size (bindery--field-width-setting) :format "[%v]"
+                      :keymap bindery-field-keymap
+                      :value (bindery--field-text field)
+                      common))
+              ('checkbox (apply #'widget-create 'checkbox :value (eq value t) common))
+              ('choice
+               (apply #'widget-create 'menu-choice
+                      :format "%[[%v]%]" :tag (bindery--field-label field)
+                      :value value :void '(item :format "%t" :tag "?")
+                      (append common
+                              (mapcar (lambda (c) `(const :format "%t" :tag ,c ,c))
+                                      (plist-get (bindery--field-schema field)
+                                                 :cases))
+                              (and (eq (plist-get (bindery--field-schema field)
+                                                  :nullable)
+                                       t)
+                                   '((const :format "%t" :tag "(none)" nil))))))))))
   (when (and bindery--child (bindery--field-widget field))
     (push (bindery--field-widget field) (bindery--child-widgets bindery--child)))
   (insert "\n")
@@ -363,8 +360,7 @@ typed, never a value that arrives meanwhile."
   (let ((value (gethash (bindery--field-name field) bindery--state))
         (widget (bindery--field-widget field)))
     (pcase (bindery--field-kind field)
-      ('child (bindery--child-render field value))
-      ('rows (bindery--rows-render field value))
+      ((or 'child 'rows) (bindery--children-render field value))
       ('output
        (bindery--slot-set (bindery--field-slot field)
                           (if (bindery--field-inline field)
@@ -588,7 +584,7 @@ their state again, fields being edited too with FORCE."
        (held
         (let* ((type (bindery-mirror-session-type held))
                (child (bindery--child-create
-                       :session id :type type
+                       :session id
                        :schema (or (gethash type bindery--child-schemas)
                                    (list :type type :fields [] :commands []))
                        :state (bindery-mirror-session-state held)
@@ -619,21 +615,17 @@ their state again, fields being edited too with FORCE."
       (when (and (eq event 'didChange) (not (bindery--child-closed child)))
         (bindery--with-child child (bindery--did-change data))))))
 
-(defun bindery--child-render (field value)
-  "Show the child VALUE ({session: id} or nil) of FIELD under its heading."
-  (let ((id (plist-get value :session)))
-    (bindery--slot-set (bindery--field-note field) (if id "" " (none)"))
-    (unless (equal (and id (list id)) (bindery--field-drawn field))
-      (bindery--redraw-children field (and id (list id)) nil))))
-
-(defun bindery--rows-render (field value)
-  "Show the rows VALUE ([{session: id}...]) of FIELD, one block a row.
-Rows are drawn again only when the list of sessions changes; a change
-inside a row replaces only its own values."
-  (let ((ids (mapcar (lambda (v) (plist-get v :session)) (append value nil))))
+(defun bindery--children-render (field value)
+  "Show under FIELD's heading its VALUE: a child ({session: id} or nil),
+or rows ([{session: id}...]), one block a row.  They are drawn again
+only when the list of sessions changes; a change inside one replaces
+only its own values."
+  (let* ((rows (eq (bindery--field-kind field) 'rows))
+         (ids (if rows (mapcar (lambda (v) (plist-get v :session)) (append value nil))
+                (and (plist-get value :session) (list (plist-get value :session))))))
     (bindery--slot-set (bindery--field-note field) (if ids "" " (none)"))
     (unless (equal ids (bindery--field-drawn field))
-      (bindery--redraw-children field ids t))))
+      (bindery--redraw-children field ids rows))))
 
 (defun bindery--point-row (field)
   "Return (ID . OFFSET): the child drawn in FIELD that point is in, if any."
@@ -729,8 +721,7 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
 
 (defun bindery--one-per-line-p (value)
   "Non-nil if the output VALUE shows one line per element."
-  (and (vectorp value) (> (length value) 0)
-       (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v))) value)
+  (and (bindery--rows-p value)
        (cl-notany (lambda (line) (string-search "\n" line))
                   (bindery--format-lines value))))
 
@@ -966,13 +957,16 @@ NEXT says what the person can do (by default, open a new form)."
   (rename-buffer (replace-regexp-in-string "\\*?\\'" " (dead)\\&" (buffer-name))
                  t))
 
+(defun bindery--field-start (field)
+  "Return the marker where FIELD's value starts (its widget's or slot's), or nil."
+  (let ((widget (bindery--field-widget field)))
+    (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
+
 (defun bindery--field-at-point ()
   "Return the name of the field or output whose line point is on, or nil."
   (let ((line (line-number-at-pos)))
     (cl-loop for field in bindery--fields
-             for widget = (bindery--field-widget field)
-             for start = (cond (widget (widget-get widget :from))
-                               ((bindery--field-slot field) (car (bindery--field-slot field))))
+             for start = (bindery--field-start field)
              when (and start (= (line-number-at-pos (marker-position start)) line))
              return (bindery--field-name field))))
 
@@ -980,10 +974,8 @@ NEXT says what the person can do (by default, open a new form)."
   "Move to COLUMN of the line of the field NAME, if the form has it."
   (let ((field (cl-find name bindery--fields :key #'bindery--field-name :test #'equal)))
     (when field
-      (let* ((widget (bindery--field-widget field))
-             (start (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
-        (goto-char (marker-position start))
-        (move-to-column column)))))
+      (goto-char (marker-position (bindery--field-start field)))
+      (move-to-column column))))
 
 (defun bindery--keeping-field-at-point (build)
   "Call BUILD, which builds the form again; point stays in its field.

@@ -48,15 +48,17 @@ Top-level objects read `key: value, ...'; NESTED ones get braces."
            (if nested (concat "{" text "}") text)))
         (t (format "%S" value))))
 
+(defun bindery--rows-p (value)
+  "Non-nil if VALUE is a non-empty array of objects or arrays: a line each."
+  (and (vectorp value) (> (length value) 0)
+       (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v))) value)))
+
 (defun bindery--format-lines (value)
   "Return VALUE as a list of lines for a read-only output.
 A multi-line string keeps its lines; an array of objects or arrays
 gets one line per element (one line per movie); the rest one line."
   (cond ((stringp value) (split-string value "\n"))
-        ((and (vectorp value) (> (length value) 0)
-              (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v)))
-                        value))
-         (mapcar #'bindery--format-inline value))
+        ((bindery--rows-p value) (mapcar #'bindery--format-inline value))
         (t (list (bindery--format-inline value)))))
 
 ;;; The daemon's text

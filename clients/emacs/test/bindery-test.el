@@ -238,7 +238,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
             (kill-buffer form)
             ;; What Emacs does on exit.
             (bindery--kill-emacs)
-            (should-not (process-live-p (bindery--conn-process conn)))
+            (should-not (process-live-p (jsonrpc--process conn)))
             (let ((in (with-temp-buffer
                         (insert-file-contents record)
                         (cl-loop for line in (split-string (buffer-string) "\n" t)
@@ -1457,7 +1457,7 @@ TAB next, RET press, C-c C-k cancel, C-h m help
 (ert-deftest bindery-test-zz-dying-daemon ()
   "When the daemon dies the forms say so; the next open starts a new one."
   (let* ((conn (bindery-test--daemon "--deterministic"))
-         (process (bindery--conn-process conn))
+         (process (jsonrpc--process conn))
          (form (bindery-open "login")))
     (unwind-protect
         (with-current-buffer form
@@ -1483,7 +1483,7 @@ TAB next, RET press, C-c C-k cancel, C-h m help
             (unwind-protect
                 (with-current-buffer again
                   (should-not (eq bindery--conn conn))
-                  (should (process-live-p (bindery--conn-process bindery--conn)))
+                  (should (process-live-p (jsonrpc--process bindery--conn)))
                   (bindery-test--type "ada@example.com")
                   (bindery-test--wait-text "Email is valid"))
               (kill-buffer again))))
