@@ -284,7 +284,7 @@ for it (`bindery--await-reconnection') get the new connection."
         (with-demoted-errors "bindery: %S" (funcall handler (if lost 'lost 'died) reason))))
     (clrhash (bindery--conn-early conn))
     (when (and lost bindery--waiters (not bindery--reconnect-timer))
-      (bindery--reconnect (bindery--conn-command conn) reason 0))))
+      (bindery--reconnect (bindery--conn-command conn) 0))))
 
 ;;; Reaching a shared daemon again
 
@@ -303,11 +303,10 @@ As the web page's connection.js does.")
     (dolist (waiter waiters)
       (with-demoted-errors "bindery: %S" (funcall waiter event data)))))
 
-(defun bindery--reconnect (command reason attempt)
+(defun bindery--reconnect (command attempt)
   "Start COMMAND (`binderyd --remote ...') again after ATTEMPT's delay.
-REASON is how the daemon ended.  The forwarder starts a daemon when none
-answers; one that cannot be reached is tried again, later each time,
-while some form waits."
+The forwarder starts a daemon when none answers; one that cannot be
+reached is tried again, later each time, while some form waits."
   (let ((delay (or (nth attempt bindery--reconnect-delays) 5)))
     (bindery--log "--- reconnecting in %s s (attempt %d)" delay (1+ attempt))
     (bindery--tell-waiters 'waiting delay)
@@ -326,7 +325,7 @@ while some form waits."
                                     nil))))
                  (setq bindery--reconnect-timer nil)
                  (if (not conn)
-                     (bindery--reconnect command reason (1+ attempt))
+                     (bindery--reconnect command (1+ attempt))
                    (bindery--log "--- reconnected")
                    (bindery--tell-waiters 'reconnected conn)))))))))
 
