@@ -265,8 +265,8 @@ A child member is a heading; what it shows is drawn under it later."
 SCHEMA is its type's, KEY the key it was opened with; the buffer is
 named after the session, and hears its `didChange's."
   (let ((session (plist-get opened :session)))
-    (bindery-mirror-take (bindery--conn-mirror conn) session opened)
-    (bindery--form-build conn schema session key (bindery-mirror-children-ids opened))
+    (bindery--form-build conn schema session key
+                         (bindery-mirror-take (bindery--conn-mirror conn) session opened))
     (rename-buffer (format "*bindery: %s %d*" bindery--type session) t)
     (bindery--register conn session (bindery--handler (current-buffer)))))
 
@@ -891,8 +891,9 @@ With KEEP-TYPING, fields with text not yet sent keep it."
                       :success (lambda (result)
                                  (bindery--in buffer
                                    (bindery--with-child child
-                                     (bindery-mirror-take (bindery--mirror) bindery--session result)
-                                     (bindery--adopt (bindery-mirror-children-ids result) (not keep-typing))
+                                     (bindery--adopt
+                                      (bindery-mirror-take (bindery--mirror) bindery--session result)
+                                      (not keep-typing))
                                      (bindery--render-all (not keep-typing)))))))))
 
 ;;; History: the daemon's undo
