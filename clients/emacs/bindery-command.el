@@ -14,19 +14,10 @@
 (require 'cl-lib)
 (require 'wid-edit)
 (require 'jsonrpc)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-settings)
-    (require 'bindery-daemon)
-    (require 'bindery-value)
-    (require 'bindery-form)))
+(require 'bindery-settings)
+(require 'bindery-daemon)
+(require 'bindery-value)
+(require 'bindery-form)
 
 (defface bindery-result '((t :inherit success))
   "Face of a command's result, under its button."
@@ -78,21 +69,11 @@
 Return the slots to finalize.  A row's results show as messages."
   (setq bindery--commands (bindery--commands-from schemas))
   (cl-loop for command in bindery--commands
-           collect (let ((button (widget-create 'push-button
-                                                :notify #'bindery--command-notify
-                                                :bindery-command command
-                                                :bindery-child bindery--child
-                                                (bindery--command-label command))))
-                     (widget-put button :bindery-face
-                                 (overlay-get (widget-get button :button-overlay) 'face))
-                     (push button (bindery--child-widgets bindery--child))
-                     (setf (bindery--command-button command) button)
-                     (prog1 (setf (bindery--command-status command) (bindery--slot-create))
-                       (insert " ")))))
+           collect (prog1 (bindery--insert-button command)
+                     (insert " "))))
 
-(defun bindery--insert-command (command)
-  "Insert COMMAND's button, its status and the line for its result."
-  (insert bindery--indent)
+(defun bindery--insert-button (command)
+  "Insert COMMAND's button and the slot of its status; return that slot."
   (let ((button (widget-create 'push-button
                                :notify #'bindery--command-notify
                                :bindery-command command
@@ -102,9 +83,14 @@ Return the slots to finalize.  A row's results show as messages."
     (widget-put button :bindery-face
                 (overlay-get (widget-get button :button-overlay) 'face))
     (setf (bindery--command-button command) button
-          (bindery--command-status command) (bindery--slot-create))
-    (insert "\n")
-    (setf (bindery--command-result command) (bindery--slot-create))))
+          (bindery--command-status command) (bindery--slot-create))))
+
+(defun bindery--insert-command (command)
+  "Insert COMMAND's button, its status and the line for its result."
+  (insert bindery--indent)
+  (bindery--insert-button command)
+  (insert "\n")
+  (setf (bindery--command-result command) (bindery--slot-create)))
 
 (defun bindery--command-enabled-p (command)
   "Non-nil unless the state says COMMAND is disabled."

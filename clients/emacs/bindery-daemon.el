@@ -14,17 +14,8 @@
 (require 'cl-lib)
 (require 'eieio)
 (require 'jsonrpc)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-settings)
-    (require 'bindery-mirror)))
+(require 'bindery-settings)
+(require 'bindery-mirror)
 
 (defconst bindery--directory
   (file-name-directory
@@ -49,8 +40,6 @@ While non-nil, a connection ending does not start another round.")
              :documentation "Session id -> handler of (EVENT DATA).")
    (early :initform (make-hash-table) :accessor bindery--conn-early
           :documentation "Session id -> notifications that came before its form.")
-   (process :initarg :bindery-process :accessor bindery--conn-process
-            :documentation "The daemon's process.")
    (mirror :initform (bindery-mirror-create) :accessor bindery--conn-mirror
            :documentation "What the daemon told this connection (bindery-mirror.el).")
    (schemas :initform nil :accessor bindery--conn-schemas
@@ -59,20 +48,9 @@ While non-nil, a connection ending does not start another round.")
                  :documentation "What the daemon agreed to, a plist like (:splices t).")
    (command :initarg :command :accessor bindery--conn-command
             :documentation "The command line the daemon was started with.")
-   (last-id :initform nil :accessor bindery--conn-last-id
-            :documentation "Id of the last request written, to cancel it.")
    (stopping :initform nil :accessor bindery--conn-stopping
              :documentation "Non-nil once we asked the daemon to end."))
   :documentation "A connection to one binderyd process.")
-
-;; `jsonrpc-async-request' returns nil in jsonrpc 1.0.14, yet
-;; `$/cancelRequest' needs the id; remember it as it goes out.
-(cl-defmethod jsonrpc-connection-send :before ((conn bindery--connection)
-                                               &rest args)
-  "Remember the id of the request in ARGS that CONN is about to send."
-  (let ((id (plist-get args :id)))
-    (when (and id (plist-get args :method))
-      (setf (bindery--conn-last-id conn) id))))
 
 ;;; Finding and starting the daemon
 
@@ -199,7 +177,6 @@ Return the connection."
          (conn (bindery--connection
                 :name "bindery"
                 :process process
-                :bindery-process process
                 :command command
                 :events-buffer-scrollback-size events-size
                 :notification-dispatcher #'bindery--dispatch
@@ -237,21 +214,21 @@ Return the connection."
     conn))
 
 ;;;###autoload
-(defun bindery-connection ()
-  "Return the live connection to binderyd, starting the daemon if needed."
+(defun bindery-connection (&optional command)
+  "Return the live connection to binderyd, starting the daemon if needed.
+COMMAND starts it instead of the one the options say."
   (if (and bindery--current (jsonrpc-running-p bindery--current))
       bindery--current
-    (bindery--start)))
+    (bindery--start command)))
 
 (declare-function bindery-dev--notification "bindery-dev" (conn method params))
 
 (defun bindery--dispatch (conn method params)
   "Route notification METHOD with PARAMS from CONN to its session's form.
 Other notifications are bindery-dev's (see bindery-dev.el)."
-  (unless (eq method 'didChange)
-    (when (fboundp 'bindery-dev--notification)
-      (bindery-dev--notification conn method params)))
-  (when (eq method 'didChange)
+  (if (not (eq method 'didChange))
+      (when (fboundp 'bindery-dev--notification)
+        (bindery-dev--notification conn method params))
     (let* ((session (plist-get params :session))
            (handler (gethash session (bindery--conn-sessions conn))))
       (if handler
@@ -286,7 +263,7 @@ Other notifications are bindery-dev's (see bindery-dev.el)."
 A shared daemon that died is reached again (`bindery--reconnect'):
 its forms are told `lost' rather than `died', and those that wait
 for it (`bindery--await-reconnection') get the new connection."
-  (let* ((process (bindery--conn-process conn))
+  (let* ((process (jsonrpc--process conn))
          (lost (and (not (bindery--conn-stopping conn)) (bindery--shared-p conn)))
          (reason (if (bindery--conn-stopping conn)
                      "binderyd was stopped"
@@ -307,7 +284,7 @@ for it (`bindery--await-reconnection') get the new connection."
         (with-demoted-errors "bindery: %S" (funcall handler (if lost 'lost 'died) reason))))
     (clrhash (bindery--conn-early conn))
     (when (and lost bindery--waiters (not bindery--reconnect-timer))
-      (bindery--reconnect (bindery--conn-command conn) reason 0))))
+      (bindery--reconnect (bindery--conn-command conn) 0))))
 
 ;;; Reaching a shared daemon again
 
@@ -326,11 +303,10 @@ As the web page's connection.js does.")
     (dolist (waiter waiters)
       (with-demoted-errors "bindery: %S" (funcall waiter event data)))))
 
-(defun bindery--reconnect (command reason attempt)
+(defun bindery--reconnect (command attempt)
   "Start COMMAND (`binderyd --remote ...') again after ATTEMPT's delay.
-REASON is how the daemon ended.  The forwarder starts a daemon when none
-answers; one that cannot be reached is tried again, later each time,
-while some form waits."
+The forwarder starts a daemon when none answers; one that cannot be
+reached is tried again, later each time, while some form waits."
   (let ((delay (or (nth attempt bindery--reconnect-delays) 5)))
     (bindery--log "--- reconnecting in %s s (attempt %d)" delay (1+ attempt))
     (bindery--tell-waiters 'waiting delay)
@@ -343,23 +319,20 @@ while some form waits."
              (setq bindery--reconnect-timer 'trying)
              (if (not bindery--waiters)
                  (setq bindery--reconnect-timer nil)
-               (let ((conn (condition-case err
-                               (if (and bindery--current (jsonrpc-running-p bindery--current))
-                                   bindery--current
-                                 (bindery--start command))
+               (let ((conn (condition-case err (bindery-connection command)
                              (error (bindery--log "--- could not reconnect: %s"
                                                   (error-message-string err))
                                     nil))))
                  (setq bindery--reconnect-timer nil)
                  (if (not conn)
-                     (bindery--reconnect command reason (1+ attempt))
+                     (bindery--reconnect command (1+ attempt))
                    (bindery--log "--- reconnected")
                    (bindery--tell-waiters 'reconnected conn)))))))))
 
 (defun bindery--stop (conn)
   "Ask CONN's daemon to end politely, then make sure it has."
   (setf (bindery--conn-stopping conn) t)
-  (let ((process (bindery--conn-process conn)))
+  (let ((process (jsonrpc--process conn)))
     (when (process-live-p process)
       (ignore-errors (bindery-request :shutdown nil conn 2))
       (ignore-errors (jsonrpc-notify conn :exit nil))
@@ -406,10 +379,6 @@ while some form waits."
   "Return the message of ERR, a `jsonrpc-error' condition."
   (or (alist-get 'jsonrpc-error-message (cdr err))
       (error-message-string err)))
-
-(defun bindery--error-data (err)
-  "Return the data of ERR, a `jsonrpc-error' condition."
-  (alist-get 'jsonrpc-error-data (cdr err)))
 
 (defun bindery-request (method params &optional conn timeout)
   "Send METHOD with PARAMS to binderyd and return the result.
@@ -458,7 +427,9 @@ when TIMEOUT seconds pass without an answer); no timeout if nil."
                                                   (format "no answer after %s s"
                                                           timeout)))))
                                :timeout timeout)
-        (bindery--conn-last-id conn))
+        ;; `jsonrpc-async-request' returns nil in jsonrpc 1.0.14, yet
+        ;; `$/cancelRequest' needs the id: the one it just counted.
+        (jsonrpc--next-request-id conn))
     ;; The daemon died and its sentinel has not run yet.
     (error (when error
              (funcall error (list :code -1 :message
@@ -479,10 +450,8 @@ when TIMEOUT seconds pass without an answer); no timeout if nil."
   "Return the schema of view model TYPE from CONN, or signal `user-error'."
   (or (cl-find type (bindery--conn-schemas conn)
                :key (lambda (s) (plist-get s :type)) :test #'equal)
-      (let ((known (mapcar (lambda (s) (plist-get s :type))
-                           (bindery--conn-schemas conn))))
-        (user-error "Unknown view model type %S; known: %s"
-                    type (mapconcat #'identity known ", ")))))
+      (user-error "Unknown view model type %S; known: %s"
+                  type (mapconcat #'identity (bindery-types conn) ", "))))
 
 (defun bindery-types (&optional conn)
   "Return the names of the view model types binderyd (CONN) serves."

@@ -21,32 +21,15 @@
 (require 'cl-lib)
 (require 'compile)
 (require 'wid-edit)
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-daemon)
-    (require 'bindery-value)
-    (require 'bindery-form)))
+(require 'bindery-daemon)
+(require 'bindery-value)
+(require 'bindery-form)
 
 (defconst bindery-dev-build-buffer "*bindery-dev build*"
   "Name of the `compilation-mode' buffer showing a failed build.")
 
 (defvar-local bindery-dev--build-error nil
   "The first error of the failed build this form shows, or nil.")
-
-(defun bindery-dev--forms (conn)
-  "Return the live form buffers of CONN."
-  (cl-remove-if-not
-   (lambda (buffer)
-     (with-current-buffer buffer
-       (and (derived-mode-p 'bindery-form-mode)
-            (eq bindery--conn conn)
-            (not bindery--dead))))
-   (buffer-list)))
 
 (defun bindery-dev--notification (conn method params)
   "Handle bindery-dev's notification METHOD with PARAMS from CONN."
@@ -87,7 +70,7 @@
                            :key (lambda (s) (plist-get s :type)) :test #'equal)
                 (and schema (list schema))))
   (when schema
-    (dolist (buffer (bindery-dev--forms conn))
+    (dolist (buffer (bindery--forms conn))
       (with-current-buffer buffer
         (when (equal bindery--type type)
           (bindery-dev--rebuild schema))))))
@@ -95,8 +78,7 @@
 (defun bindery-dev--rebuild (schema)
   "Build the current form again from SCHEMA, keeping values and the field at point.
 What was typed and not sent yet is sent first, and shown again."
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field) (bindery--field-flush field)))
+  (bindery--flush-typed)
   (let ((failure bindery-dev--build-error))
     ;; The widgets hold what the person typed (the daemon does not echo it):
     ;; a control's value, or text shown again as it was typed.
@@ -147,7 +129,7 @@ HEADLINE says what failed (default: the build, or the new daemon)."
       (setq-local compilation-error-regexp-alist '(gnu)))
     (setq next-error-last-buffer buffer)
     (unless noninteractive (display-buffer buffer '(nil (inhibit-same-window . t))))
-    (dolist (form (bindery-dev--forms conn))
+    (dolist (form (bindery--forms conn))
       (with-current-buffer form
         (bindery-dev--show-failure (concat headline ": " (or first "see the build buffer")))))
     (message "bindery-dev: %s (see %s)" (downcase headline) bindery-dev-build-buffer)))
@@ -167,7 +149,7 @@ HEADLINE says what failed (default: the build, or the new daemon)."
         (let ((inhibit-read-only t))
           (erase-buffer)
           (insert "bindery-dev: the last build succeeded.\n")))))
-  (dolist (form (bindery-dev--forms conn))
+  (dolist (form (bindery--forms conn))
     (with-current-buffer form
       (when bindery-dev--build-error
         (setq bindery-dev--build-error nil)

@@ -20,19 +20,10 @@
 (require 'subr-x)
 (require 'seq)
 (require 'wid-edit)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-settings)
-    (require 'bindery-daemon)
-    (require 'bindery-mirror)
-    (require 'bindery-value)))
+(require 'bindery-settings)
+(require 'bindery-daemon)
+(require 'bindery-mirror)
+(require 'bindery-value)
 
 ;; Buttons live in bindery-command.el, which requires this file.
 (declare-function bindery--command-press "bindery-command" (command &optional args))
@@ -71,7 +62,7 @@
 Its members and buttons are drawn under its parent's member, and the
 form's buffer-local variables are bound to these while it is handled
 \(`bindery--with-child').  STATE and DISPLAY are its mirror's."
-  session type schema state display fields commands history
+  session schema state display fields commands history
   (value-column 0) (indent "") closed widgets start)
 
 (defvar-local bindery--conn nil "The connection this form's session lives on.")
@@ -109,7 +100,6 @@ to CHILD's, and what BODY sets of them is kept in CHILD."
        (if (not ,c) (progn ,@body)
          (let ((bindery--child ,c)
                (bindery--session (bindery--child-session ,c))
-               (bindery--type (bindery--child-type ,c))
                (bindery--state (bindery--child-state ,c))
                (bindery--display (bindery--child-display ,c))
                (bindery--fields (bindery--child-fields ,c))
@@ -220,8 +210,8 @@ Every other writable field is text: the daemon's, sent back as typed."
           ((equal type "enum") 'choice)
           (t 'text))))
 
-(cl-defun bindery--insert-field (field value)
-  "Insert FIELD's line showing VALUE, and its error line.
+(cl-defun bindery--insert-field (field)
+  "Insert FIELD's line showing its value, and its error line.
 A child member is a heading; what it shows is drawn under it later."
   (when (memq (bindery--field-kind field) '(child rows))
     (insert bindery--indent (bindery--field-label field) ":")
@@ -233,33 +223,32 @@ A child member is a heading; what it shows is drawn under it later."
                       bindery--value-column))
   ;; No :help-echo: widget.el's own ("M-TAB: complete field") would
   ;; cover our messages each time TAB lands on a field.
-  (let ((common (list :notify #'bindery--field-notify :bindery-field field
+  (let ((value (gethash (bindery--field-name field) bindery--state))
+        (common (list :notify #'bindery--field-notify :bindery-field field
                       :bindery-child bindery--child :help-echo nil)))
-    (pcase (bindery--field-kind field)
-      ('text
-       (setf (bindery--field-widget field)
-             (apply #'widget-create 'editable-field
-                    :size (bindery--field-width-setting) :format "[%v]"
-                    :keymap bindery-field-keymap
-                    :value (bindery--field-text field)
-                    common)))
-      ('checkbox
-       (setf (bindery--field-widget field)
-             (apply #'widget-create 'checkbox :value (eq value t) common)))
-      ('choice
-       (setf (bindery--field-widget field)
-             (apply #'widget-create 'menu-choice
-                    :format "%[[%v]%]" :tag (bindery--field-label field)
-                    :value value :void '(item :format "%t" :tag "?")
-                    (append common
-                            (mapcar (lambda (c) `(const :format "%t" :tag ,c ,c))
-                                    (plist-get (bindery--field-schema field)
-                                               :cases))
-                            (and (eq (plist-get (bindery--field-schema field)
-                                                :nullable)
-                                     t)
-                                 '((const :format "%t" :tag "(none)" nil)))))))
-      ('output (setf (bindery--field-slot field) (bindery--slot-create)))))
+    (if (eq (bindery--field-kind field) 'output)
+        (setf (bindery--field-slot field) (bindery--slot-create))
+      (setf (bindery--field-widget field)
+            (pcase (bindery--field-kind field)
+              ('text
+               (apply #'widget-create 'editable-field
+                      :size (bindery--field-width-setting) :format "[%v]"
+                      :keymap bindery-field-keymap
+                      :value (bindery--field-text field)
+                      common))
+              ('checkbox (apply #'widget-create 'checkbox :value (eq value t) common))
+              ('choice
+               (apply #'widget-create 'menu-choice
+                      :format "%[[%v]%]" :tag (bindery--field-label field)
+                      :value value :void '(item :format "%t" :tag "?")
+                      (append common
+                              (mapcar (lambda (c) `(const :format "%t" :tag ,c ,c))
+                                      (plist-get (bindery--field-schema field)
+                                                 :cases))
+                              (and (eq (plist-get (bindery--field-schema field)
+                                                  :nullable)
+                                       t)
+                                   '((const :format "%t" :tag "(none)" nil))))))))))
   (when (and bindery--child (bindery--field-widget field))
     (push (bindery--field-widget field) (bindery--child-widgets bindery--child)))
   (insert "\n")
@@ -270,6 +259,25 @@ A child member is a heading; what it shows is drawn under it later."
   `(dolist (slot (list (bindery--field-error ,field) (bindery--field-slot ,field)
                        (bindery--field-note ,field)))
      (when slot (push slot ,slots))))
+
+(defun bindery--form-show (conn schema opened key)
+  "Make the current buffer the form of OPENED, a `session/open' result on CONN.
+SCHEMA is its type's, KEY the key it was opened with; the buffer is
+named after the session, and hears its `didChange's."
+  (let ((session (plist-get opened :session)))
+    (bindery--form-build conn schema session key
+                         (bindery-mirror-take (bindery--conn-mirror conn) session opened))
+    (rename-buffer (format "*bindery: %s %d*" bindery--type session) t)
+    (bindery--register conn session (bindery--handler (current-buffer)))))
+
+(defun bindery--forms (conn)
+  "Return the live forms of CONN."
+  (cl-remove-if-not (lambda (buffer)
+                      (with-current-buffer buffer
+                        (and (derived-mode-p 'bindery-form-mode)
+                             (eq bindery--conn conn)
+                             (not bindery--dead))))
+                    (buffer-list)))
 
 (defun bindery--form-build (conn schema session key children)
   "Fill the current buffer with the form of SCHEMA for SESSION, opened with KEY.
@@ -298,8 +306,7 @@ child sessions under it."
     (setq bindery--status (bindery--slot-create))
     (insert "\n")
     (dolist (field bindery--fields)
-      (bindery--insert-field field (gethash (bindery--field-name field)
-                                            bindery--state))
+      (bindery--insert-field field)
       (bindery--field-slots field slots))
     (when (> (length (plist-get schema :commands)) 0)
       (insert "\n")
@@ -328,11 +335,6 @@ child sessions under it."
   "The mirror of this form's connection."
   (bindery--conn-mirror bindery--conn))
 
-(defun bindery--revision ()
-  "The revision of the session at hand the mirror holds (0 when it holds none)."
-  (let ((held (bindery-mirror-get (bindery--mirror) bindery--session)))
-    (if held (bindery-mirror-session-revision held) 0)))
-
 (defun bindery--render-members (names &optional force)
   "Show the state members NAMES (from the mirror) where the form shows them.
 With FORCE, fields being edited are overwritten too."
@@ -358,8 +360,7 @@ typed, never a value that arrives meanwhile."
   (let ((value (gethash (bindery--field-name field) bindery--state))
         (widget (bindery--field-widget field)))
     (pcase (bindery--field-kind field)
-      ('child (bindery--child-render field value))
-      ('rows (bindery--rows-render field value))
+      ((or 'child 'rows) (bindery--children-render field value))
       ('output
        (bindery--slot-set (bindery--field-slot field)
                           (if (bindery--field-inline field)
@@ -367,21 +368,16 @@ typed, never a value that arrives meanwhile."
                                       (if (vectorp value) (bindery--format-inline value)
                                         (bindery--field-text field)))
                             (bindery--field-block field value))))
-      ('text
-       (let ((text (bindery--field-text field)))
-         ;; Never overwrite what the person is typing, nor text equal to it.
-         (unless (or (equal (widget-value widget) text)
+      (kind
+       (let ((shown (pcase kind
+                      ('text (bindery--field-text field))
+                      ('checkbox (eq value t))
+                      (_ value))))
+         ;; Never overwrite what the person is typing, nor a control being
+         ;; written (it shows what was chosen until the answer).
+         (unless (or (equal (widget-value widget) shown)
                      (and (not force) (bindery--field-busy-p field)))
-           (bindery--widget-set widget text))))
-      ;; A control being written shows what was chosen, until the answer.
-      ('checkbox
-       (unless (or (eq (widget-value widget) (eq value t))
-                   (and (not force) (bindery--field-busy-p field)))
-         (bindery--widget-set widget (eq value t))))
-      ('choice
-       (unless (or (equal (widget-value widget) value)
-                   (and (not force) (bindery--field-busy-p field)))
-         (bindery--widget-set widget value))))))
+           (bindery--widget-set widget shown)))))))
 
 (defun bindery--field-text (field)
   "Return the one line FIELD's value shows: the daemon's text."
@@ -428,10 +424,15 @@ controls, whose value is known."
             (bindery--field-schedule field)
           (bindery--field-flush field))))))
 
+(defun bindery--field-cancel (field)
+  "Forget FIELD's timer, if it has one: what was typed is not sent by it."
+  (when (bindery--field-timer field)
+    (cancel-timer (bindery--field-timer field))
+    (setf (bindery--field-timer field) nil)))
+
 (defun bindery--field-schedule (field)
   "Send FIELD after `bindery-send-delay' unless typed in again before."
-  (when (bindery--field-timer field)
-    (cancel-timer (bindery--field-timer field)))
+  (bindery--field-cancel field)
   (let ((buffer (current-buffer))
         (child bindery--child))
     (setf (bindery--field-timer field)
@@ -442,9 +443,7 @@ controls, whose value is known."
 
 (defun bindery--field-flush (field)
   "Send FIELD's current text (or control's value) now."
-  (when (bindery--field-timer field)
-    (cancel-timer (bindery--field-timer field))
-    (setf (bindery--field-timer field) nil))
+  (bindery--field-cancel field)
   (if (not (bindery--live-p))
       (message "%s" (bindery--dead-message))
     (bindery--field-send field (bindery--field-input field))))
@@ -483,18 +482,20 @@ The daemon's refusal shows under the field; what was typed stays."
     (bindery--field-set-error field message)
     (message "%s: %s" (bindery--field-label field) message)))
 
+(defun bindery--flush-typed ()
+  "Send now what was typed in the fields of the session at hand and not sent."
+  (dolist (field bindery--fields)
+    (when (bindery--field-timer field) (bindery--field-flush field))))
+
 (defun bindery--flush-fields ()
   "Send every field with unsent text, and wait briefly for the answers.
 Then the state (a command's `enabled' above all) reflects all typing."
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field) (bindery--field-flush field)))
+  (bindery--flush-typed)
   ;; And those of the child sessions drawn in this form.
   (when bindery--children
     (maphash (lambda (_id child)
                (unless (eq child bindery--child)
-                 (bindery--with-child child
-                   (dolist (field bindery--fields)
-                     (when (bindery--field-timer field) (bindery--field-flush field))))))
+                 (bindery--with-child child (bindery--flush-typed))))
              bindery--children))
   (with-timeout (2 nil)
     (while (and (bindery--live-p) (bindery--writes-pending-p))
@@ -583,7 +584,7 @@ their state again, fields being edited too with FORCE."
        (held
         (let* ((type (bindery-mirror-session-type held))
                (child (bindery--child-create
-                       :session id :type type
+                       :session id
                        :schema (or (gethash type bindery--child-schemas)
                                    (list :type type :fields [] :commands []))
                        :state (bindery-mirror-session-state held)
@@ -614,21 +615,17 @@ their state again, fields being edited too with FORCE."
       (when (and (eq event 'didChange) (not (bindery--child-closed child)))
         (bindery--with-child child (bindery--did-change data))))))
 
-(defun bindery--child-render (field value)
-  "Show the child VALUE ({session: id} or nil) of FIELD under its heading."
-  (let ((id (plist-get value :session)))
-    (bindery--slot-set (bindery--field-note field) (if id "" " (none)"))
-    (unless (equal (and id (list id)) (bindery--field-drawn field))
-      (bindery--redraw-children field (and id (list id)) nil))))
-
-(defun bindery--rows-render (field value)
-  "Show the rows VALUE ([{session: id}...]) of FIELD, one block a row.
-Rows are drawn again only when the list of sessions changes; a change
-inside a row replaces only its own values."
-  (let ((ids (mapcar (lambda (v) (plist-get v :session)) (append value nil))))
+(defun bindery--children-render (field value)
+  "Show under FIELD's heading its VALUE: a child ({session: id} or nil),
+or rows ([{session: id}...]), one block a row.  They are drawn again
+only when the list of sessions changes; a change inside one replaces
+only its own values."
+  (let* ((rows (eq (bindery--field-kind field) 'rows))
+         (ids (if rows (mapcar (lambda (v) (plist-get v :session)) (append value nil))
+                (and (plist-get value :session) (list (plist-get value :session))))))
     (bindery--slot-set (bindery--field-note field) (if ids "" " (none)"))
     (unless (equal ids (bindery--field-drawn field))
-      (bindery--redraw-children field ids t))))
+      (bindery--redraw-children field ids rows))))
 
 (defun bindery--point-row (field)
   "Return (ID . OFFSET): the child drawn in FIELD that point is in, if any."
@@ -653,9 +650,7 @@ Points outside stay; point on a row stays on that row, wherever it goes."
     (dolist (id (bindery--field-drawn field))
       (let ((child (gethash id bindery--children)))
         (when child
-          (bindery--with-child child
-            (dolist (f bindery--fields)
-              (when (bindery--field-timer f) (bindery--field-flush f)))))))
+          (bindery--with-child child (bindery--flush-typed)))))
     (bindery--keeping-points
      (marker-position (car slot)) (marker-position (cdr slot))
      (lambda ()
@@ -682,7 +677,7 @@ Points outside stay; point on a row stays on that row, wherever it goes."
       (let ((grandchild (gethash id bindery--children)))
         (when grandchild (bindery--child-undraw grandchild))))
     (setf (bindery--field-drawn field) nil)
-    (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
+    (bindery--field-cancel field))
   (dolist (widget (bindery--child-widgets child))
     (widget-delete widget))
   (setf (bindery--child-widgets child) nil))
@@ -698,15 +693,9 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
            slots)
       (setq bindery--fields (bindery--fields-from (plist-get schema :fields))
             bindery--value-column (+ (length under) 2 (bindery--label-width bindery--fields)))
-      (if (not row)
-          (progn
-            (dolist (field bindery--fields)
-              (bindery--insert-field field (gethash (bindery--field-name field) bindery--state))
-              (bindery--field-slots field slots))
-            (setq slots (append (bindery--commands-insert (plist-get schema :commands))
-                                slots)))
+      (when row
         (insert indent "- ")
-        (setq slots (append (bindery--row-buttons-insert (plist-get schema :commands)) slots))
+        (setq slots (bindery--row-buttons-insert (plist-get schema :commands)))
         (let ((first t))
           (dolist (field bindery--fields)
             (when (eq (bindery--field-kind field) 'output)
@@ -716,24 +705,23 @@ A ROW is a line of its buttons and outputs, its writable fields under it."
                     (bindery--field-slot field) (bindery--slot-create))
               (push (bindery--field-slot field) slots))))
         (insert "\n")
-        (setq bindery--indent under)
-        (dolist (field bindery--fields)
-          (unless (eq (bindery--field-kind field) 'output)
-            (bindery--insert-field field (gethash (bindery--field-name field) bindery--state))
-            (bindery--field-slots field slots)))
-        (setq bindery--indent indent))
+        ;; Until `bindery--with-child' ends: the fields under the line, and what they draw.
+        (setq bindery--indent under))
+      (dolist (field bindery--fields)
+        (unless (bindery--field-inline field)
+          (bindery--insert-field field)
+          (bindery--field-slots field slots)))
+      (unless row
+        (setq slots (append (bindery--commands-insert (plist-get schema :commands)) slots)))
       (mapc #'bindery--slot-finalize slots)
-      (when row (setq bindery--indent under))
       (dolist (field bindery--fields) (bindery--field-render field t))
-      (setq bindery--indent indent)
       (bindery--commands-update))))
 
 ;;; List splices: only the lines of the elements spliced
 
 (defun bindery--one-per-line-p (value)
   "Non-nil if the output VALUE shows one line per element."
-  (and (vectorp value) (> (length value) 0)
-       (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v))) value)
+  (and (bindery--rows-p value)
        (cl-notany (lambda (line) (string-search "\n" line))
                   (bindery--format-lines value))))
 
@@ -903,8 +891,9 @@ With KEEP-TYPING, fields with text not yet sent keep it."
                       :success (lambda (result)
                                  (bindery--in buffer
                                    (bindery--with-child child
-                                     (bindery-mirror-take (bindery--mirror) bindery--session result)
-                                     (bindery--adopt (bindery-mirror-children-ids result) (not keep-typing))
+                                     (bindery--adopt
+                                      (bindery-mirror-take (bindery--mirror) bindery--session result)
+                                      (not keep-typing))
                                      (bindery--render-all (not keep-typing)))))))))
 
 ;;; History: the daemon's undo
@@ -955,10 +944,7 @@ On every key bound to `undo-redo' (\\<bindery-form-mode-map>\\[bindery-redo] and
 (defun bindery--form-stop (reason)
   "Stop this form's timers and commands: its session ended, for REASON."
   (setq bindery--dead reason)
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field)
-      (cancel-timer (bindery--field-timer field))
-      (setf (bindery--field-timer field) nil)))
+  (mapc #'bindery--field-cancel bindery--fields)
   (bindery--commands-stop))
 
 (defun bindery--form-died (reason &optional next)
@@ -972,13 +958,16 @@ NEXT says what the person can do (by default, open a new form)."
   (rename-buffer (replace-regexp-in-string "\\*?\\'" " (dead)\\&" (buffer-name))
                  t))
 
+(defun bindery--field-start (field)
+  "Return the marker where FIELD's value starts (its widget's or slot's), or nil."
+  (let ((widget (bindery--field-widget field)))
+    (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
+
 (defun bindery--field-at-point ()
   "Return the name of the field or output whose line point is on, or nil."
   (let ((line (line-number-at-pos)))
     (cl-loop for field in bindery--fields
-             for widget = (bindery--field-widget field)
-             for start = (cond (widget (widget-get widget :from))
-                               ((bindery--field-slot field) (car (bindery--field-slot field))))
+             for start = (bindery--field-start field)
              when (and start (= (line-number-at-pos (marker-position start)) line))
              return (bindery--field-name field))))
 
@@ -986,10 +975,8 @@ NEXT says what the person can do (by default, open a new form)."
   "Move to COLUMN of the line of the field NAME, if the form has it."
   (let ((field (cl-find name bindery--fields :key #'bindery--field-name :test #'equal)))
     (when field
-      (let* ((widget (bindery--field-widget field))
-             (start (if widget (widget-get widget :from) (car (bindery--field-slot field)))))
-        (goto-char (marker-position start))
-        (move-to-column column)))))
+      (goto-char (marker-position (bindery--field-start field)))
+      (move-to-column column))))
 
 (defun bindery--keeping-field-at-point (build)
   "Call BUILD, which builds the form again; point stays in its field.
@@ -1003,8 +990,7 @@ On the same field's line and column, in every window showing the form."
 
 (defun bindery--form-killed ()
   "Close the session of the form being killed."
-  (dolist (field bindery--fields)
-    (when (bindery--field-timer field) (cancel-timer (bindery--field-timer field))))
+  (mapc #'bindery--field-cancel bindery--fields)
   (when (and bindery--conn (not bindery--dead) (jsonrpc-running-p bindery--conn))
     (when bindery--children
       (maphash (lambda (id _child) (bindery--unregister bindery--conn id)) bindery--children))

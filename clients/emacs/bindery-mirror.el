@@ -62,7 +62,7 @@ they stay the same objects for the session's life, so a form may hold them."
   (cl-pushnew id (bindery-mirror-resync mirror)))
 
 (defun bindery-mirror-take (mirror id entry)
-  "Make ENTRY what MIRROR holds of session ID; return the session.
+  "Make ENTRY what MIRROR holds of session ID; return its children's ids.
 ENTRY is a `session/open' or `session/state' result, or an entry of
 `children' (:type :revision :state :display): taken whole, its
 children too, and the session is in step again."
@@ -75,13 +75,7 @@ children too, and the session is in step again."
     (bindery-mirror--fill (bindery-mirror-session-state session) (plist-get entry :state))
     (bindery-mirror--fill (bindery-mirror-session-display session) (plist-get entry :display))
     (setf (bindery-mirror-resync mirror) (delq id (bindery-mirror-resync mirror)))
-    (bindery-mirror--children mirror entry)
-    session))
-
-(defun bindery-mirror-children-ids (message)
-  "The ids of the child sessions in MESSAGE's `children' (a result, a `didChange')."
-  (cl-loop for (key _) on (plist-get message :children) by #'cddr
-           collect (string-to-number (bindery-mirror--name key))))
+    (bindery-mirror--children mirror entry)))
 
 (defun bindery-mirror--children (mirror message)
   "Take each entry of MESSAGE's `children' into MIRROR; return their ids."

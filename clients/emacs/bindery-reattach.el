@@ -16,19 +16,10 @@
 ;;; Code:
 
 (require 'cl-lib)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-daemon)
-    (require 'bindery-mirror)
-    (require 'bindery-value)
-    (require 'bindery-form)))
+(require 'bindery-daemon)
+(require 'bindery-mirror)
+(require 'bindery-value)
+(require 'bindery-form)
 
 (declare-function bindery--open-session "bindery" (conn type key args interactive))
 
@@ -67,14 +58,9 @@ REASON is how the daemon before it ended."
       (let* ((type bindery--type)
              (key bindery--key)
              (schema (bindery--schema conn type))
-             (opened (bindery--open-session conn type key nil nil))
-             (session (plist-get opened :session)))
-        (bindery-mirror-take (bindery--conn-mirror conn) session opened)
+             (opened (bindery--open-session conn type key nil nil)))
         (bindery--keeping-field-at-point
-         (lambda ()
-           (bindery--form-build conn schema session key (bindery-mirror-children-ids opened))))
-        (bindery--register conn session (bindery--handler (current-buffer)))
-        (rename-buffer (format "*bindery: %s %d*" type session) t)
+         (lambda () (bindery--form-show conn schema opened key)))
         (bindery--slot-set
          bindery--status
          (format "Reconnected: key %S opened again, %s.\n(%s)\n" key

@@ -67,17 +67,6 @@
 
 (advice-add 'jsonrpc--json-read :before #'bindery-record--read)
 
-(defun bindery-record--unanswered ()
-  "Whether a request recorded since the start has no answer recorded yet."
-  (let ((asked nil) (answered nil))
-    (dolist (line bindery-record--log)
-      (let ((message (ignore-errors (json-parse-string (cdr line) :object-type 'plist))))
-        (when (and (consp message) (plist-get message :id))
-          (if (eq (car line) 'in)
-              (when (plist-get message :method) (push (plist-get message :id) asked))
-            (unless (plist-get message :method) (push (plist-get message :id) answered))))))
-    (cl-set-difference asked answered :test #'equal)))
-
 (defun bindery-record--arguments ()
   "The daemon options a replay needs, from the daemon's command line."
   (let ((command (and bindery--current (bindery--conn-command bindery--current)))
@@ -104,7 +93,9 @@ The file is a transcript: a header, then the exchange since the daemon started."
   (unless bindery-record--file (user-error "Bindery: not recording (M-x bindery-record)"))
   ;; Requests already sent get their answers in the recording (a form killed just before).
   (with-timeout (2 nil)
-    (while (and (bindery-record--unanswered) bindery--current)
+    (while (and bindery--current
+                ;; jsonrpc.el's requests waiting for their answers.
+                (> (hash-table-count (jsonrpc--request-continuations bindery--current)) 0))
       (accept-process-output (jsonrpc--process bindery--current) 0.05)))
   (let ((file bindery-record--file)
         (lines (reverse bindery-record--log)))

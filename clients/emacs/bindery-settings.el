@@ -14,16 +14,6 @@
 ;;; Code:
 
 (require 'subr-x)
-;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
-(eval-and-compile
-  (let ((load-path (cons (file-name-directory
-                          (or load-file-name
-                              (bound-and-true-p byte-compile-current-file)
-                              buffer-file-name
-                              default-directory))
-                         load-path)))
-    (require 'bindery-value)))
 
 (defgroup bindery nil
   "Forms for the view models hosted by binderyd."

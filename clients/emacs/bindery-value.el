@@ -23,23 +23,7 @@
 
 (defun bindery--object-p (value)
   "Non-nil if VALUE is a JSON object as `jsonrpc.el' reads it (a plist)."
-  (or (and (consp value) (keywordp (car value)))
-      (hash-table-p value)))
-
-(defun bindery--object-pairs (object)
-  "Return OBJECT's members as a list of (NAME . VALUE), in order."
-  (if (hash-table-p object)
-      (let (pairs)
-        (maphash (lambda (k v) (push (cons (format "%s" k) v) pairs)) object)
-        (nreverse pairs))
-    (cl-loop for (key value) on object by #'cddr
-             collect (cons (substring (symbol-name key) 1) value))))
-
-(defun bindery--format-number (number)
-  "Return NUMBER as text: integers plainly, floats the Lisp way (3.0)."
-  (if (integerp number) (number-to-string number)
-    (let ((text (number-to-string number)))
-      (if (string-match-p "\\`-?[0-9]+\\'" text) (concat text ".0") text))))
+  (and (consp value) (keywordp (car value))))
 
 (defun bindery--format-inline (value &optional nested)
   "Return VALUE as one line of text.
@@ -48,29 +32,33 @@ Top-level objects read `key: value, ...'; NESTED ones get braces."
         ((eq value t) "yes")
         ((eq value :json-false) "no")
         ((stringp value) value)
-        ((numberp value) (bindery--format-number value))
+        ;; A float prints the Lisp way, with its point: 3.0.
+        ((numberp value) (number-to-string value))
         ((vectorp value)
          (if (zerop (length value)) "(empty)"
            (concat "[" (mapconcat (lambda (v) (bindery--format-inline v t))
                                   value ", ")
                    "]")))
         ((bindery--object-p value)
-         (let ((text (mapconcat (lambda (pair)
-                                  (concat (car pair) ": "
-                                          (bindery--format-inline (cdr pair) t)))
-                                (bindery--object-pairs value) ", ")))
+         (let ((text (mapconcat #'identity
+                                (cl-loop for (key member) on value by #'cddr
+                                         collect (concat (substring (symbol-name key) 1) ": "
+                                                         (bindery--format-inline member t)))
+                                ", ")))
            (if nested (concat "{" text "}") text)))
         (t (format "%S" value))))
+
+(defun bindery--rows-p (value)
+  "Non-nil if VALUE is a non-empty array of objects or arrays: a line each."
+  (and (vectorp value) (> (length value) 0)
+       (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v))) value)))
 
 (defun bindery--format-lines (value)
   "Return VALUE as a list of lines for a read-only output.
 A multi-line string keeps its lines; an array of objects or arrays
 gets one line per element (one line per movie); the rest one line."
   (cond ((stringp value) (split-string value "\n"))
-        ((and (vectorp value) (> (length value) 0)
-              (cl-every (lambda (v) (or (bindery--object-p v) (vectorp v)))
-                        value))
-         (mapcar #'bindery--format-inline value))
+        ((bindery--rows-p value) (mapcar #'bindery--format-inline value))
         (t (list (bindery--format-inline value)))))
 
 ;;; The daemon's text

@@ -50,7 +50,8 @@
 (require 'cl-lib)
 
 ;; Find the sibling files even when this one is loaded or compiled by
-;; its path alone (emacs -l .../bindery.el), without touching `load-path'.
+;; its path alone (emacs -l .../bindery.el), without touching `load-path';
+;; the binding holds while they load theirs, so they need no such block.
 (eval-and-compile
   (let ((load-path (cons (file-name-directory
                           (or load-file-name
@@ -103,16 +104,6 @@ Empty text means no arguments."
                     (bindery--read-args type))))
     (list type key args t)))
 
-(defun bindery--form-buffer (conn session)
-  "Return the live form of SESSION on CONN, if there is one."
-  (cl-find-if (lambda (buffer)
-                (with-current-buffer buffer
-                  (and (derived-mode-p 'bindery-form-mode)
-                       (eq bindery--conn conn)
-                       (eql bindery--session session)
-                       (not bindery--dead))))
-              (buffer-list)))
-
 (defun bindery--open-session (conn type key args interactive)
   "Open a session of TYPE on CONN with KEY and ARGS; return the result.
 When INTERACTIVE and the type refuses to open, ask for arguments and retry."
@@ -147,18 +138,15 @@ INTERACTIVE is non-nil when called as a command."
          (opened (bindery--open-session conn type key (bindery--args args)
                                         interactive))
          (session (plist-get opened :session))
-         (buffer (or (bindery--form-buffer conn session)
-                     (let ((buffer (generate-new-buffer
-                                    (format "*bindery: %s %d*" type session))))
-                       (bindery-mirror-take (bindery--conn-mirror conn) session opened)
+         (buffer (or (cl-find session (bindery--forms conn)
+                              :key (apply-partially #'buffer-local-value 'bindery--session))
+                     (let ((buffer (generate-new-buffer "*bindery*")))
                        (condition-case err
                            (with-current-buffer buffer
-                             (bindery--form-build conn schema session key
-                                                  (bindery-mirror-children-ids opened)))
+                             (bindery--form-show conn schema opened key))
                          ;; Killing the half-built form closes the session.
                          (error (kill-buffer buffer)
                                 (signal (car err) (cdr err))))
-                       (bindery--register conn session (bindery--handler buffer))
                        buffer))))
     (when interactive (pop-to-buffer-same-window buffer))
     buffer))

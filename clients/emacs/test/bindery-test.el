@@ -48,6 +48,11 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
                         regexp timeout)
     (bindery-test--text)))
 
+(defun bindery-test--revision ()
+  "The revision of the form's session its connection's mirror holds."
+  (bindery-mirror-session-revision
+   (bindery-mirror-get (bindery--conn-mirror bindery--conn) bindery--session)))
+
 (defun bindery-test--settle ()
   "Wait until this form has nothing unsent or unanswered."
   (bindery-test--wait
@@ -233,7 +238,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
             (kill-buffer form)
             ;; What Emacs does on exit.
             (bindery--kill-emacs)
-            (should-not (process-live-p (bindery--conn-process conn)))
+            (should-not (process-live-p (jsonrpc--process conn)))
             (let ((in (with-temp-buffer
                         (insert-file-contents record)
                         (cl-loop for line in (split-string (buffer-string) "\n" t)
@@ -981,7 +986,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
               (search-forward "fullTitle: Cube")
               (setq changes nil)
               (bindery--did-change
-               (list :session session :revision (1+ (bindery--revision)) :changes nil
+               (list :session session :revision (1+ (bindery-test--revision)) :changes nil
                      :splices (list :movies
                                     (list :ops (vector (list :at 0 :delete 1 :insert [])
                                                        (list :at 1 :delete 0
@@ -1064,7 +1069,7 @@ TIMEOUT defaults to `bindery-test-timeout' seconds."
         (bindery-test--type "ada@exa")
         (let ((point (point)))
           (bindery--did-change (list :session bindery--session
-                                     :revision (1+ (bindery--revision))
+                                     :revision (1+ (bindery-test--revision))
                                      :changes '(:email "stale")))
           (should (= (point) point))
           (should (string-match-p "\\[ada@exa +\\]" (bindery-test--text)))
@@ -1452,7 +1457,7 @@ TAB next, RET press, C-c C-k cancel, C-h m help
 (ert-deftest bindery-test-zz-dying-daemon ()
   "When the daemon dies the forms say so; the next open starts a new one."
   (let* ((conn (bindery-test--daemon "--deterministic"))
-         (process (bindery--conn-process conn))
+         (process (jsonrpc--process conn))
          (form (bindery-open "login")))
     (unwind-protect
         (with-current-buffer form
@@ -1478,7 +1483,7 @@ TAB next, RET press, C-c C-k cancel, C-h m help
             (unwind-protect
                 (with-current-buffer again
                   (should-not (eq bindery--conn conn))
-                  (should (process-live-p (bindery--conn-process bindery--conn)))
+                  (should (process-live-p (jsonrpc--process bindery--conn)))
                   (bindery-test--type "ada@example.com")
                   (bindery-test--wait-text "Email is valid"))
               (kill-buffer again))))
