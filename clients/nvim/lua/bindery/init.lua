@@ -41,9 +41,7 @@ function M.open(type, opts)
   end
   local conn = daemon.conn
   local done, failure, form = false, nil, nil
-  local args = opts.args
-  if args ~= nil then args = json.prepare(args) end
-  conn:request('session/open', { type = type, key = opts.key, args = args }, function(err, result)
+  conn:request('session/open', { type = type, key = opts.key, args = opts.args }, function(err, result)
     done = true
     if err then
       failure = err
@@ -51,7 +49,7 @@ function M.open(type, opts)
     end
     -- Registered here, in the callback, so a didChange right behind the
     -- answer (a timer) finds its form.
-    form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, args)
+    form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, opts.args)
   end)
   if not vim.wait(20000, function() return done end, 5) then
     ui.error('session/open timed out')

@@ -124,72 +124,46 @@ function M.decode(s)
 end
 
 local encode_scalar = vim.json.encode
-local islist = vim.islist or vim.tbl_islist
+local islist = require('bindery.compat').islist
 
 local function encode_into(v, out)
-  if type(v) ~= 'table' or v == vim.NIL then
-    out[#out + 1] = encode_scalar(v)
-    return
-  end
-  local keys = order[v]
-  if not keys then
-    if next(v) == nil or islist(v) then
-      if next(v) == nil then
-        out[#out + 1] = encode_scalar(v) -- [] or, for vim.empty_dict(), {}
-        return
-      end
-      out[#out + 1] = '['
-      for i, item in ipairs(v) do
-        if i > 1 then out[#out + 1] = ',' end
-        encode_into(item, out)
-      end
-      out[#out + 1] = ']'
-      return
+  local keys = type(v) == 'table' and order[v]
+  if not keys and (type(v) ~= 'table' or v == vim.NIL or next(v) == nil) then
+    out[#out + 1] = encode_scalar(v) -- an empty table: [] or, for vim.empty_dict(), {}
+  elseif not keys and islist(v) then
+    out[#out + 1] = '['
+    for i, item in ipairs(v) do
+      if i > 1 then out[#out + 1] = ',' end
+      encode_into(item, out)
     end
-    keys = {}
+    out[#out + 1] = ']'
+  else
+    out[#out + 1] = '{'
+    for i, k in ipairs(M.keys(v)) do
+      if i > 1 then out[#out + 1] = ',' end
+      out[#out + 1] = encode_scalar(tostring(k)) .. ':'
+      encode_into(v[k], out)
+    end
+    out[#out + 1] = '}'
   end
-  -- Members in the order they came, then any added since (sorted).
-  local all, seen = {}, {}
-  for _, k in ipairs(keys) do
-    if v[k] ~= nil and not seen[k] then all[#all + 1], seen[k] = k, true end
-  end
-  local extra = {}
-  for k in pairs(v) do
-    if not seen[k] then extra[#extra + 1] = k end
-  end
-  table.sort(extra, function(a, b) return tostring(a) < tostring(b) end)
-  vim.list_extend(all, extra)
-  out[#out + 1] = '{'
-  for i, k in ipairs(all) do
-    if i > 1 then out[#out + 1] = ',' end
-    out[#out + 1] = encode_scalar(tostring(k))
-    out[#out + 1] = ':'
-    encode_into(v[k], out)
-  end
-  out[#out + 1] = '}'
 end
 
--- Encodes v as JSON; objects decoded here keep their member order.
+-- Encodes v as JSON; objects decoded here keep their member order (and an
+-- empty one stays an object).
 function M.encode(v)
   local out = {}
   encode_into(v, out)
   return table.concat(out)
 end
 
--- A decoded value made ready for M.encode, which writes an empty table as []
--- unless it is vim.empty_dict() or was decoded from {}.
-function M.prepare(v)
-  if type(v) ~= 'table' then return v end
-  if order[v] and next(v) == nil then return vim.empty_dict() end
-  local copy = {}
-  for k, item in pairs(v) do copy[k] = M.prepare(item) end
-  if order[v] then order[copy] = order[v] end
-  return copy
-end
-
 -- Whether t was decoded from a JSON object (an empty one included).
 function M.is_object(t)
   return order[t] ~= nil
+end
+
+-- Whether v is a list (a JSON array), not an object or a scalar.
+function M.is_list(v)
+  return type(v) == 'table' and not order[v] and islist(v)
 end
 
 -- The member names of an object in document order (sorted for other tables).

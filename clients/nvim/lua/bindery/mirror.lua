@@ -19,23 +19,18 @@ function M.new()
   }, Mirror)
 end
 
--- Whether v is a list (a JSON array), not an object or a scalar.
-local function is_list(v)
-  return type(v) == 'table' and not json.is_object(v) and (next(v) == nil or v[1] ~= nil)
-end
-
 -- The list `splice` ({ops, length}) makes of `list`, each op on the result of
 -- the one before; or nil and why when it does not fit (words that follow
 -- "the splices of <member>"). A long insert is
 -- copied element by element, never spread into a call's arguments.
 function M.splice(list, splice)
-  if not is_list(list) then return nil, 'do not apply to a value that is not a list' end
+  if not json.is_list(list) then return nil, 'do not apply to a value that is not a list' end
   local ops = type(splice) == 'table' and splice.ops
-  if not is_list(ops) then return nil, 'have no ops' end
+  if not json.is_list(ops) then return nil, 'have no ops' end
   local result = list
   for _, op in ipairs(ops) do
     local at, delete, insert = op.at, op.delete or 0, op.insert or {}
-    if type(at) ~= 'number' or type(delete) ~= 'number' or not is_list(insert)
+    if type(at) ~= 'number' or type(delete) ~= 'number' or not json.is_list(insert)
       or at < 0 or delete < 0 or at + delete > #result then
       return nil, ('do not apply to its %d elements'):format(#list)
     end

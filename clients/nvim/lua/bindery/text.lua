@@ -4,17 +4,12 @@
 -- text. It sends none for a list's elements or a command's result: those
 -- are drawn in the compact form below, the one place this plugin writes a
 -- value (README, "What is the plugin's and what is the daemon's").
-local compat = require('bindery.compat')
 local json = require('bindery.json')
 
 local M = {}
 
 local function is_null(v)
   return v == nil or v == vim.NIL
-end
-
-function M.is_list(v)
-  return type(v) == 'table' and not json.is_object(v) and compat.islist(v)
 end
 
 -- A list element or a command's result on one line: a string as is, a
@@ -24,7 +19,7 @@ function M.inline(v, nested)
   if type(v) == 'string' then return (v:gsub('\n', '\\n')) end
   if type(v) ~= 'table' then return json.encode(v) end
   local parts = {}
-  if M.is_list(v) and next(v) ~= nil then
+  if json.is_list(v) and next(v) ~= nil then
     for _, item in ipairs(v) do parts[#parts + 1] = M.inline(item, true) end
     local body = table.concat(parts, ', ')
     return nested and '[' .. body .. ']' or body
@@ -42,13 +37,13 @@ function M.lines(form, name)
   local v = form.state[name]
   if is_null(v) then return { '' } end
   if type(v) == 'string' then return vim.split(v, '\n', { plain = true }) end
-  return { json.encode(json.prepare(v)) }
+  return { json.encode(v) }
 end
 
 -- A command's result (no display comes with it): its lines.
 function M.result_lines(v)
   if type(v) == 'string' then return vim.split(v, '\n', { plain = true }) end
-  if M.is_list(v) and #v > 0 then
+  if json.is_list(v) and #v > 0 then
     local lines = { '' }
     for _, item in ipairs(v) do lines[#lines + 1] = '  - ' .. M.inline(item) end
     return lines
@@ -67,7 +62,7 @@ function M.editable(form, field)
   if type(v) == 'string' and form.display[name] == nil then
     return (v:gsub('\\', '\\\\'):gsub('\n', '\\n'))
   end
-  if M.is_list(v) then return json.encode(json.prepare(v)) end
+  if json.is_list(v) then return json.encode(v) end
   return M.lines(form, name)[1]
 end
 

@@ -123,8 +123,9 @@ function M.render(form, full)
   full = full or broken
   local new = layout.build(form)
   local old = form.blocks
+  -- Drawn whole or in part, a cursor stays on its member while the buffer matches the blocks.
+  local cursors = save_cursors(form, old ~= nil and not broken)
   full = full or not old
-  local cursors = save_cursors(form, not full)
   local splices = {}
   for _, session in ipairs(M.sessions(form)) do
     splices[session] = session.splices
@@ -261,7 +262,7 @@ function M.decorate(form)
           local line = block.lines[i]
           paint(form, line, row + i - 1, i == 1 and #block.prefix or 0, nil, 'BinderyReadOnly')
           if i > 1 and block.row_commands then
-            for _, span in ipairs(layout.row_buttons(block.row_commands, #block.indent)) do
+            for _, span in ipairs(select(2, layout.buttons(block.row_commands, #block.indent + 4))) do
               paint(form, line, row + i - 1, span.from, span.to, 'BinderyButton', 4200)
             end
           end
