@@ -142,7 +142,7 @@ function M.send(form, name)
       -- The model stored something other than what was written: the line shows it (protocol.md,
       -- "Client mirror").
       if not err and write and write.told then
-        M.remote(form, name, form.state[name])
+        M.remote(form, name)
         view().render(form)
       end
       view().decorate(form)
@@ -178,11 +178,9 @@ function M.set(form, name, text)
 end
 
 -- The daemon changed a writable field (another client, or the model stored
--- something other than what was written).
-function M.remote(form, name, value)
-  local field = form.fields[name]
-  form.state[name] = value
-  form.sent[name] = text_of.editable(form, field)
+-- something other than what was written): the mirror holds its value.
+function M.remote(form, name)
+  form.sent[name] = text_of.editable(form, form.fields[name])
   if M.busy(form, name) then
     form.stale[name] = true
   else

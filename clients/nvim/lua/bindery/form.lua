@@ -227,7 +227,7 @@ function Form:took(name)
   local field = self.fields[name]
   self.splices[name] = nil
   if field and field.writable and not self.conn.mirror:writing(self.session, name) then
-    edit.remote(self, name, self.state[name])
+    edit.remote(self, name)
   end
 end
 

@@ -29,34 +29,19 @@ end
 function M.open(type, opts)
   opts = opts or {}
   local ok, why = settings.check()
-  if not ok then
+  local schema, form
+  if ok then schema, why = daemon.schema(type) end
+  if schema then
+    local conn = daemon.conn
+    local _, err = conn:request_sync('session/open', { type = type, key = opts.key, args = opts.args }, 20000,
+      function(result)
+        -- Registered as the answer comes, so a didChange right behind it (a timer) finds its form.
+        form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, opts.args)
+      end)
+    why = err and err.message
+  end
+  if why then
     ui.error(why)
-    return nil
-  end
-  local schema
-  schema, why = daemon.schema(type)
-  if not schema then
-    ui.error(why)
-    return nil
-  end
-  local conn = daemon.conn
-  local done, failure, form = false, nil, nil
-  conn:request('session/open', { type = type, key = opts.key, args = opts.args }, function(err, result)
-    done = true
-    if err then
-      failure = err
-      return
-    end
-    -- Registered here, in the callback, so a didChange right behind the
-    -- answer (a timer) finds its form.
-    form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, opts.args)
-  end)
-  if not vim.wait(20000, function() return done end, 5) then
-    ui.error('session/open timed out')
-    return nil
-  end
-  if failure then
-    ui.error(failure.message)
     return nil
   end
   show(form, opts.mods)

@@ -58,28 +58,13 @@ function M.start(file)
   return M.active.file
 end
 
--- Whether a request recorded since the start has no answer recorded yet.
-local function unanswered(lines)
-  local asked, answered = {}, {}
-  for _, line in ipairs(lines) do
-    local ok, message = pcall(json.decode, line[2])
-    if ok and type(message) == 'table' and message.id ~= nil then
-      if line[1] == '-->' and message.method then asked[message.id] = true end
-      if line[1] == '<--' and message.method == nil then answered[message.id] = true end
-    end
-  end
-  for id in pairs(asked) do
-    if not answered[id] then return true end
-  end
-  return false
-end
-
 -- Writes the recording to its file; returns the file and the number of messages, or nil and why.
 -- Requests already sent get their answers in it first (up to 2 s: a form closed just before).
 function M.stop(file)
   local active = M.active
   if not active then return nil, 'not recording (:BinderyRecord start FILE)' end
-  vim.wait(2000, function() return not unanswered(M.log) end, 10)
+  local conn = require('bindery.daemon').conn -- its requests still waiting for their answers
+  vim.wait(2000, function() return not (conn and next(conn.pending)) end, 10)
   M.active = nil
   local path = (file and file ~= '') and vim.fn.fnamemodify(file, ':p') or active.file
   local header = { framing = 'content-length', daemon = M.daemon or 'binderyd', arguments = replay_arguments() }

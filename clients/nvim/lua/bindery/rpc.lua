@@ -99,10 +99,14 @@ function Conn:notify(method, params)
 end
 
 -- Waits for the answer (for commands that must report at once). Returns
--- result, err; err.code is -32098 on timeout.
-function Conn:request_sync(method, params, timeout)
+-- result, err; err.code is -32098 on timeout. on_result(result), if given,
+-- runs as a result arrives, before any message behind it.
+function Conn:request_sync(method, params, timeout, on_result)
   local done, err, result = false, nil, nil
-  self:request(method, params, function(e, r) done, err, result = true, e, r end)
+  self:request(method, params, function(e, r)
+    done, err, result = true, e, r
+    if on_result and not e then on_result(r) end
+  end)
   if not vim.wait(timeout or 10000, function() return done end, 5) then
     return nil, { code = -32098, message = method .. ' timed out' }
   end
@@ -116,16 +120,7 @@ function Conn:_receive(body)
     log.note('unreadable message from binderyd: ' .. tostring(message))
     return
   end
-  -- A batch answer is an array of responses; we never send batches, but
-  -- handle one the same way as single messages.
-  if compat.islist(message) and not json.is_object(message) then
-    for _, item in ipairs(message) do self:_dispatch(item) end
-  else
-    self:_dispatch(message)
-  end
-end
-
-function Conn:_dispatch(message)
+  -- Never a batch's array: this plugin sends no batches.
   if type(message) ~= 'table' then return end
   if message.method ~= nil then
     if message.id == nil then
@@ -153,7 +148,6 @@ end
 function Conn:_exited(code, signal)
   if self.closed then return end
   self.closed = true
-  self.exit_code, self.exit_signal = code, signal
   for _, pipe in ipairs({ self.stdin, self.stdout, self.stderr }) do
     if not pipe:is_closing() then pipe:close() end
   end
