@@ -1,7 +1,6 @@
 -- The commands: open, close, cancel, log; plus a request escape hatch.
 local daemon = require('bindery.daemon')
 local form_module = require('bindery.form')
-local json = require('bindery.json')
 local log = require('bindery.log')
 local settings = require('bindery.settings')
 local ui = require('bindery.ui')
@@ -94,8 +93,8 @@ function M.parse_open(text)
   end
   local args
   if rest ~= '' then
-    local ok, value = pcall(json.decode, rest)
-    if not ok or not json.is_object(value) then
+    local ok, value = pcall(vim.json.decode, rest)
+    if not ok or vim.fn.type(value) ~= vim.v.t_dict then
       return nil, 'the arguments must be a JSON object, like {"symbol":"He"}'
     end
     args = value

@@ -7,7 +7,6 @@
 -- it, the row's writable fields. Every block names its owner: the session
 -- (root or child Form) whose member or command it shows.
 -- Pure: reads the forms' state, touches no buffer.
-local json = require('bindery.json')
 local text = require('bindery.text')
 
 local M = {}
@@ -49,10 +48,11 @@ function M.buttons(commands, col)
   return line, spans
 end
 
--- The line showing one element of a list block (block.list), with a button
--- per command that takes the element (M.buttons from column 4: after "  - ").
-function M.item_line(item, commands)
-  return rstrip('  - ' .. M.buttons(commands, 0) .. text.inline(item))
+-- The line showing one element of a list block (block.list: its field's
+-- items, its row_commands), with a button per command that takes the element
+-- (M.buttons from column 4: after "  - ").
+function M.item_line(item, block)
+  return rstrip(block.indent .. '  - ' .. M.buttons(block.row_commands, 0) .. text.inline(item, block.field.items))
 end
 
 local function field_block(form, field, indent)
@@ -66,12 +66,11 @@ local function field_block(form, field, indent)
     return block
   end
   local value = form.state[field.name]
-  if json.is_list(value) then
+  if text.is_list(value) then
     -- One line per element after the label line: list splices edit these.
-    local commands = M.row_commands(form, field)
-    block.list, block.row_commands = true, commands
+    block.list, block.row_commands = true, M.row_commands(form, field)
     block.lines = { rstrip(prefix .. (#value == 0 and '(none)' or '')) }
-    for i, item in ipairs(value) do block.lines[i + 1] = indent .. M.item_line(item, commands) end
+    for i, item in ipairs(value) do block.lines[i + 1] = M.item_line(item, block) end
     return block
   end
   -- The daemon's text (a string's lines aligned under the first).
@@ -102,7 +101,7 @@ local function command_block(form, command, indent)
   }
   local result = form.results[command.name]
   if result and not running then
-    local lines = result.ok and text.result_lines(result.value) or vim.split(result.message, '\n', { plain = true })
+    local lines = result.ok and text.result_lines(result.value, command.result) or vim.split(result.message, '\n', { plain = true })
     if result.ok and (result.value == nil or result.value == vim.NIL) then lines = { 'done' } end
     if lines[1] == '' then table.remove(lines, 1) end
     for i, line in ipairs(lines) do
@@ -142,8 +141,8 @@ local function row_blocks(root, row, blocks, indent)
   local parts = {}
   for _, field in ipairs(row.schema.fields) do
     if not field.writable and not M.is_child(field) and not M.is_rows(field) then
-      parts[#parts + 1] = field.label .. ': ' .. (json.is_list(row.state[field.name])
-        and text.inline(row.state[field.name]) or text.lines(row, field.name)[1])
+      parts[#parts + 1] = field.label .. ': ' .. (text.is_list(row.state[field.name])
+        and text.inline(row.state[field.name], field) or text.lines(row, field.name)[1])
     end
   end
   line = line .. table.concat(parts, ' · ')

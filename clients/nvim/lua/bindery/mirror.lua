@@ -4,12 +4,17 @@
 -- folds didChange and setField's answers and says what changed, for the
 -- forms to draw; it touches no buffer. One per connection (conn.mirror).
 -- Tests/ClientMirror's corpus drives it directly (test/spec/17_mirror_spec.lua).
-local json = require('bindery.json')
+local compat = require('bindery.compat')
 
 local M = {}
 
 local Mirror = {}
 Mirror.__index = Mirror
+
+-- Whether v is a list (a JSON array): vim.json decodes {} as vim.empty_dict().
+local function is_list(v)
+  return type(v) == 'table' and compat.islist(v)
+end
 
 function M.new()
   return setmetatable({
@@ -24,13 +29,13 @@ end
 -- "the splices of <member>"). A long insert is
 -- copied element by element, never spread into a call's arguments.
 function M.splice(list, splice)
-  if not json.is_list(list) then return nil, 'do not apply to a value that is not a list' end
+  if not is_list(list) then return nil, 'do not apply to a value that is not a list' end
   local ops = type(splice) == 'table' and splice.ops
-  if not json.is_list(ops) then return nil, 'have no ops' end
+  if not is_list(ops) then return nil, 'have no ops' end
   local result = list
   for _, op in ipairs(ops) do
     local at, delete, insert = op.at, op.delete or 0, op.insert or {}
-    if type(at) ~= 'number' or type(delete) ~= 'number' or not json.is_list(insert)
+    if type(at) ~= 'number' or type(delete) ~= 'number' or not is_list(insert)
       or at < 0 or delete < 0 or at + delete > #result then
       return nil, ('do not apply to its %d elements'):format(#list)
     end

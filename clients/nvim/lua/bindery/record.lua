@@ -6,7 +6,6 @@
 -- exchange is kept from the connection's start (initialize, each form's session/open), and a
 -- recording is that exchange up to stop. Start says you want one, so a form already open can be
 -- recorded; a daemon started again (:BinderyOpen after it stopped) starts the log afresh.
-local json = require('bindery.json')
 
 local KEPT = 50000 -- messages kept per connection; past that the start is lost, and stop says so
 
@@ -30,7 +29,7 @@ function M.tap(direction, body)
     M.lost = true
   end
   if direction == '<--' and not M.daemon and body:find('"serverInfo"', 1, true) then
-    local ok, message = pcall(json.decode, body)
+    local ok, message = pcall(vim.json.decode, body)
     if ok and type(message) == 'table' and type(message.result) == 'table' and type(message.result.serverInfo) == 'table' then
       M.daemon = message.result.serverInfo.name
     end
@@ -68,7 +67,7 @@ function M.stop(file)
   M.active = nil
   local path = (file and file ~= '') and vim.fn.fnamemodify(file, ':p') or active.file
   local header = { framing = 'content-length', daemon = M.daemon or 'binderyd', arguments = replay_arguments() }
-  local out = { json.encode(header) }
+  local out = { vim.json.encode(header) }
   local lines = M.log
   for _, line in ipairs(lines) do
     out[#out + 1] = (line[1] == '-->' and '{"in":' or '{"out":') .. line[2] .. '}'

@@ -3,7 +3,6 @@
 -- hands notifications, stderr and the exit to the handlers it was given.
 local compat = require('bindery.compat')
 local framing = require('bindery.framing')
-local json = require('bindery.json')
 local log = require('bindery.log')
 local settings = require('bindery.settings')
 
@@ -74,7 +73,7 @@ end
 
 function Conn:_write(message)
   if self.closed then return false end
-  local body = json.encode(message)
+  local body = vim.json.encode(message)
   trace('-->', body)
   self.stdin:write(framing.encode(body))
   return true
@@ -115,12 +114,21 @@ end
 
 function Conn:_receive(body)
   trace('<--', body)
-  local ok, message = pcall(json.decode, body)
+  local ok, message = pcall(vim.json.decode, body)
   if not ok then
     log.note('unreadable message from binderyd: ' .. tostring(message))
     return
   end
-  -- Never a batch's array: this plugin sends no batches.
+  -- A batch answer is an array of responses; we never send batches, but
+  -- handle one the same way as single messages.
+  if compat.islist(message) then
+    for _, item in ipairs(message) do self:_dispatch(item) end
+  else
+    self:_dispatch(message)
+  end
+end
+
+function Conn:_dispatch(message)
   if type(message) ~= 'table' then return end
   if message.method ~= nil then
     if message.id == nil then
@@ -134,7 +142,7 @@ function Conn:_receive(body)
   end
   local callback = self.pending[message.id]
   if not callback then
-    if message.error then log.note('error from binderyd: ' .. json.encode(message.error)) end
+    if message.error then log.note('error from binderyd: ' .. vim.json.encode(message.error)) end
     return
   end
   self.pending[message.id] = nil
