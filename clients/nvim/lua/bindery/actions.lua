@@ -2,7 +2,6 @@
 -- pick an enum case; <C-c> cancels a running command; cc/S change a value
 -- without touching its label; u and <C-r> undo and redo in the daemon.
 local edit = require('bindery.edit')
-local json = require('bindery.json')
 local layout = require('bindery.layout')
 local text_of = require('bindery.text')
 local ui = require('bindery.ui')
@@ -64,43 +63,30 @@ function M.invoke(form, command, args)
   end)
 end
 
--- <CR> on an element of a list with row buttons: the button under the
--- cursor, the only one, or one picked.
+-- <CR> on a row's line: the button under the cursor among spans, the only
+-- one, or one picked; run(command) presses it.
+local function press(form, spans, run)
+  local col = api.nvim_win_get_cursor(0)[2]
+  for _, span in ipairs(spans) do
+    if col >= span.from and col < span.to then return run(span.command) end
+  end
+  if #spans == 1 then return run(spans[1].command) end
+  if #spans == 0 then return ui.warn('this row has no buttons') end
+  vim.ui.select(vim.tbl_map(function(span) return span.command end, spans), {
+    prompt = 'Row:', format_item = function(command) return command.label end,
+  }, function(command)
+    if command and alive(form) then run(command) end
+  end)
+end
+
+-- <CR> on an element of a list with row buttons: the element is the argument.
 local function press_row(form, block)
   local offset = api.nvim_win_get_cursor(0)[1] - 1 - block.start
   local item = offset >= 1 and (form.state[block.field.name] or {})[offset]
   if item == nil then return false end
-  local col = api.nvim_win_get_cursor(0)[2]
-  local spans = layout.row_buttons(block.row_commands, #block.indent)
-  local function press(command) M.invoke(form, command, json.prepare(item)) end
-  for _, span in ipairs(spans) do
-    if col >= span.from and col < span.to then press(span.command) return true end
-  end
-  if #spans == 1 then press(spans[1].command) return true end
-  vim.ui.select(block.row_commands, {
-    prompt = 'Row:', format_item = function(command) return command.label end,
-  }, function(command)
-    if command and alive(form) then press(command) end
-  end)
+  local _, spans = layout.buttons(block.row_commands, #block.indent + 4) -- after "  - "
+  press(form, spans, function(command) M.invoke(form, command, item) end)
   return true
-end
-
--- <CR> on a child row's line: the button under the cursor, the only one,
--- or one picked; invoked on the row's own session.
-local function press_child_row(row, block)
-  local col = api.nvim_win_get_cursor(0)[2]
-  for _, span in ipairs(block.spans) do
-    if col >= span.from and col < span.to then return M.invoke(row, span.command) end
-  end
-  if #block.spans == 1 then return M.invoke(row, block.spans[1].command) end
-  if #block.spans == 0 then return ui.warn('this row has no buttons') end
-  local commands = {}
-  for _, span in ipairs(block.spans) do commands[#commands + 1] = span.command end
-  vim.ui.select(commands, {
-    prompt = 'Row:', format_item = function(command) return command.label end,
-  }, function(command)
-    if command and alive(row) then M.invoke(row, command) end
-  end)
 end
 
 function M.activate(form)
@@ -111,7 +97,7 @@ function M.activate(form)
   -- The session the block shows: the form's own, or a child's drawn in it.
   form = block.owner or form
   if not alive(form) then return end
-  if block.row then return press_child_row(form, block) end
+  if block.row then return press(form, block.spans, function(command) M.invoke(form, command) end) end
   if block.command then return M.invoke(form, block.command) end
   local field = block.field
   if not field then return end

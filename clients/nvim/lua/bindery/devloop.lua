@@ -30,42 +30,6 @@ local function live_forms(conn)
   return forms
 end
 
--- Each window's cursor on form as (block key, line in block, column).
-local function cursors_by_member(form)
-  local saved = {}
-  for _, win in ipairs(vim.api.nvim_list_wins()) do
-    if vim.api.nvim_win_get_buf(win) == form.buf then
-      local pos = vim.api.nvim_win_get_cursor(win)
-      local block = view().block_at(form, pos[1] - 1)
-      saved[#saved + 1] = { win = win, pos = pos, key = block and block.key,
-        offset = block and (pos[1] - 1 - block.start) or 0 }
-    end
-  end
-  return saved
-end
-
-local function put_back(form, saved)
-  for _, s in ipairs(saved) do
-    local row
-    for _, block in ipairs(form.blocks or {}) do
-      if s.key and block.key == s.key then
-        row = block.start + math.min(s.offset, #block.lines - 1) + 1
-      end
-    end
-    if row and vim.api.nvim_win_is_valid(s.win) then
-      local line = vim.api.nvim_buf_get_lines(form.buf, row - 1, row, false)[1] or ''
-      vim.api.nvim_win_set_cursor(s.win, { row, math.min(s.pos[2], math.max(#line - 1, 0)) })
-    end
-  end
-end
-
--- Draws form again, whole, keeping each window's cursor on its member.
-local function redraw(form)
-  local saved = cursors_by_member(form)
-  view().render(form, true)
-  put_back(form, saved)
-end
-
 -- The form takes its type's new schema: new fields appear with the value the
 -- daemon sent, removed ones go; what the person typed in a field that stays is kept.
 local function take_schema(form, schema)
@@ -84,7 +48,7 @@ local function take_schema(form, schema)
     local command = name:match('^(.*)%.running$') or name:match('^(.*)%.enabled$')
     if not fields[name] and not command then form.state[name] = nil end
   end
-  redraw(form)
+  view().render(form, true)
 end
 
 -- Whether the quickfix list is the one bindery-dev filled.
@@ -99,7 +63,7 @@ local function clear_failure(conn)
   for _, form in ipairs(live_forms(conn)) do
     if form.build_error then
       form.build_error = nil
-      redraw(form)
+      view().render(form, true)
     end
   end
   return had
@@ -152,7 +116,7 @@ local function build_failed(conn, params, what)
   what = what or (params.rolledBack and 'the new daemon failed; still the previous build' or 'build failed')
   for _, form in ipairs(live_forms(conn)) do
     form.build_error = what .. ': ' .. M.failed .. ' (:copen)'
-    redraw(form)
+    view().render(form, true)
   end
   -- Short, so that it never asks for Enter: the forms and :copen say the rest.
   ui.warn(what .. ' (:copen)')

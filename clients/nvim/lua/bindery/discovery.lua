@@ -52,22 +52,13 @@ end
 
 -- The daemon found without g:bindery_cmd, or nil and the places tried.
 local function found()
-  local tried = {}
-  local function try(path, what)
-    if path and path ~= '' and vim.fn.executable(path) == 1 then
-      return { vim.fn.fnamemodify(path, ':p') }
-    end
-    tried[#tried + 1] = what
-  end
   local build = M.build_candidates()
-  local argv = try(vim.env.BINDERYD, '$BINDERYD')
-    or try(vim.fn.exepath('binderyd'), 'PATH')
-    or try(vim.fn.expand('~/.local/bin/binderyd'), '~/.local/bin')
-    or try(build[1], build[1])
-    or try(build[2], build[2])
-  if argv then return argv end
-  return nil, 'binderyd not found (tried g:bindery_cmd, ' .. table.concat(tried, ', ')
-    .. '): run ./scripts/install in the Bindery repository'
+  for _, path in ipairs({ vim.env.BINDERYD or '', vim.fn.exepath('binderyd'),
+    vim.fn.expand('~/.local/bin/binderyd'), build[1], build[2] }) do
+    if path ~= '' and vim.fn.executable(path) == 1 then return { vim.fn.fnamemodify(path, ':p') } end
+  end
+  return nil, ('binderyd not found (tried g:bindery_cmd, $BINDERYD, PATH, ~/.local/bin, %s, %s): '
+    .. 'run ./scripts/install in the Bindery repository'):format(build[1], build[2])
 end
 
 -- Returns the argv list to spawn, or nil and why.

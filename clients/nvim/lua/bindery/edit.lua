@@ -132,24 +132,22 @@ function M.send(form, name)
     end
     params.session, params.field = form.session, name
     local conn, id = form.conn, nil
-    form.writing = form.writing + 1
     id = conn:request('setField', params, function(err, result)
-      form.writing = form.writing - 1
       local write = conn.mirror:answered(id, err, result)
       if form.closed or form.dead or conn ~= form.conn then return end
       if write and write.out_of_step then form:resync() end
-      if form.write_id[name] ~= id then return end
+      -- A later write of the field waits for its answer: that answer says how it stands.
+      if conn.mirror:writing(form.session, name) then return end
       form.errors[name] = err and text_of.refusal(err) or nil
-      -- The model stored something other than what was written: the line shows it, once no
-      -- later write of the field waits for its answer (protocol.md, "Client mirror").
-      if not err and write and write.told and not conn.mirror:writing(form.session, name) then
-        M.remote(form, name, form.state[name])
+      -- The model stored something other than what was written: the line shows it (protocol.md,
+      -- "Client mirror").
+      if not err and write and write.told then
+        M.remote(form, name)
         view().render(form)
       end
       view().decorate(form)
     end)
     conn.mirror:sent(id, form.session, name, value)
-    form.write_id[name] = id
     view().decorate(form)
   end
   M.settle(form)
@@ -167,12 +165,8 @@ end
 -- caused (a command becoming enabled) is known before acting on it.
 function M.flush_and_wait(form)
   M.flush(form)
-  vim.wait(5000, function()
-    for _, session in ipairs(view().sessions(form)) do
-      if session.writing > 0 and not session.closed and not session.dead then return false end
-    end
-    return true
-  end, 5)
+  local mirror = form.conn.mirror -- answered in order: the connection's last writes are these
+  vim.wait(5000, function() return #mirror.pending == 0 end, 5)
 end
 
 -- Sets a field from an action (toggle, pick) and sends it at once.
@@ -184,11 +178,9 @@ function M.set(form, name, text)
 end
 
 -- The daemon changed a writable field (another client, or the model stored
--- something other than what was written).
-function M.remote(form, name, value)
-  local field = form.fields[name]
-  form.state[name] = value
-  form.sent[name] = text_of.editable(form, field)
+-- something other than what was written): the mirror holds its value.
+function M.remote(form, name)
+  form.sent[name] = text_of.editable(form, form.fields[name])
   if M.busy(form, name) then
     form.stale[name] = true
   else

@@ -49,32 +49,35 @@ end
 -- was typed. The root (the session opened) owns the buffer; its child
 -- sessions are drawn in that buffer too, each a Form of its own (root = the
 -- buffer's form).
+-- The session's record in the mirror: its state (member -> value, changed
+-- in place) and display (member -> the daemon's text); each writable field's
+-- line shows its value.
+local function take(self, record)
+  self.record, self.state, self.display = record, record.state, record.display
+  for name, field in pairs(self.fields) do
+    if field.writable then
+      self.text[name] = text.editable(self, field)
+      self.sent[name] = self.text[name]
+    end
+  end
+end
+
 local function session_form(conn, schema, session, record)
   local self = setmetatable({
     conn = conn, schema = schema, type = schema.type, session = session,
-    record = record,
-    state = record.state,     -- member -> value, the mirror's (changed in place)
-    display = record.display, -- member -> the daemon's text for its value
     fields = {},     -- name -> field schema
     text = {},       -- writable field -> text shown (the buffer's, once typed)
     sent = {},       -- writable field -> text last sent or received
     stale = {},      -- fields the daemon changed while the person typed in them
-    write_id = {},   -- field -> id of the latest setField
     timers = {},     -- field -> pause timer of a write
     errors = {},     -- field -> message, shown as a diagnostic
     pending = {},    -- command -> id of its unanswered invoke
     results = {},    -- command -> {ok, value | message}
-    writing = 0,     -- setField requests not answered yet
     splices = {},    -- list member -> splice ops applied to state, not yet drawn
     history = {},    -- id of an unanswered session/undo or redo -> whether it changed anything
   }, Form)
-  for _, field in ipairs(schema.fields) do
-    self.fields[field.name] = field
-    if field.writable then
-      self.text[field.name] = text.editable(self, field)
-      self.sent[field.name] = self.text[field.name]
-    end
-  end
+  for _, field in ipairs(schema.fields) do self.fields[field.name] = field end
+  take(self, record)
   return self
 end
 
@@ -97,7 +100,6 @@ function M.new(conn, schema, result, key, args)
   -- Every value is live in the daemon; undoing would replay stale renders.
   vim.bo[buf].undolevels = -1
   vim.bo[buf].filetype = 'bindery'
-  daemon.sessions[self.session] = self
   daemon.buffers[buf] = self
 
   view.render(self, true)
@@ -198,7 +200,7 @@ function Form:prune()
   end
 end
 
--- A child session is gone: no more edits or commands go to it.
+-- A child session is gone (or the root, closing): no more edits or commands go to it.
 function Form:forget()
   self.closed = true
   edit.stop_timers(self)
@@ -225,7 +227,7 @@ function Form:took(name)
   local field = self.fields[name]
   self.splices[name] = nil
   if field and field.writable and not self.conn.mirror:writing(self.session, name) then
-    edit.remote(self, name, self.state[name])
+    edit.remote(self, name)
   end
 end
 
@@ -254,14 +256,10 @@ end
 function Form:die(why)
   if self.closed then return end
   self.dead = why
-  if self.root ~= self then -- drawn (dead) by its root
-    edit.stop_timers(self)
-    self.pending = {}
-    return
-  end
-  for _, child in pairs(self.children) do child:die(why) end
   edit.stop_timers(self)
   self.pending = {}
+  if self.root ~= self then return end -- drawn (dead) by its root
+  for _, child in pairs(self.children) do child:die(why) end
   view.render(self, true)
   api.nvim_buf_clear_namespace(self.buf, view.spin_ns, 0, -1)
   view.stop_spinner(self)
@@ -273,16 +271,8 @@ end
 function Form:reattach(conn, result)
   for _, child in pairs(self.children) do child:forget() end
   self.conn, self.session, self.dead = conn, result.session, nil
-  local record = conn.mirror:hold(result.session, result)
-  self.record, self.state, self.display = record, record.state, record.display
-  self.errors, self.stale, self.write_id, self.splices, self.history = {}, {}, {}, {}, {}
-  self.writing = 0
-  for name, field in pairs(self.fields) do
-    if field.writable then
-      self.text[name] = text.editable(self, field)
-      self.sent[name] = self.text[name]
-    end
-  end
+  self.errors, self.stale, self.splices, self.history = {}, {}, {}, {}
+  take(self, conn.mirror:hold(result.session, result))
   daemon.sessions[self.session] = self
   self:adopt(conn.mirror:hold_children(result.children))
   view.render(self, true)
@@ -293,11 +283,8 @@ function Form:close()
   if self.closed then return end
   if self.root ~= self then return end -- a child closes with its root
   for _, child in pairs(self.children) do child:forget() end
-  self.closed = true
-  edit.stop_timers(self)
+  self:forget()
   view.stop_spinner(self)
-  if daemon.sessions[self.session] == self then daemon.sessions[self.session] = nil end
-  self.conn.mirror:drop(self.session)
   daemon.buffers[self.buf] = nil
   if not self.dead and not self.conn.closed then
     self.conn:request('session/close', { session = self.session }, function() end)

@@ -1,7 +1,6 @@
 -- The commands: open, close, cancel, log; plus a request escape hatch.
 local daemon = require('bindery.daemon')
 local form_module = require('bindery.form')
-local json = require('bindery.json')
 local log = require('bindery.log')
 local settings = require('bindery.settings')
 local ui = require('bindery.ui')
@@ -29,36 +28,19 @@ end
 function M.open(type, opts)
   opts = opts or {}
   local ok, why = settings.check()
-  if not ok then
+  local schema, form
+  if ok then schema, why = daemon.schema(type) end
+  if schema then
+    local conn = daemon.conn
+    local _, err = conn:request_sync('session/open', { type = type, key = opts.key, args = opts.args }, 20000,
+      function(result)
+        -- Registered as the answer comes, so a didChange right behind it (a timer) finds its form.
+        form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, opts.args)
+      end)
+    why = err and err.message
+  end
+  if why then
     ui.error(why)
-    return nil
-  end
-  local schema
-  schema, why = daemon.schema(type)
-  if not schema then
-    ui.error(why)
-    return nil
-  end
-  local conn = daemon.conn
-  local done, failure, form = false, nil, nil
-  local args = opts.args
-  if args ~= nil then args = json.prepare(args) end
-  conn:request('session/open', { type = type, key = opts.key, args = args }, function(err, result)
-    done = true
-    if err then
-      failure = err
-      return
-    end
-    -- Registered here, in the callback, so a didChange right behind the
-    -- answer (a timer) finds its form.
-    form = daemon.sessions[result.session] or form_module.new(conn, schema, result, opts.key, args)
-  end)
-  if not vim.wait(20000, function() return done end, 5) then
-    ui.error('session/open timed out')
-    return nil
-  end
-  if failure then
-    ui.error(failure.message)
     return nil
   end
   show(form, opts.mods)
@@ -111,8 +93,8 @@ function M.parse_open(text)
   end
   local args
   if rest ~= '' then
-    local ok, value = pcall(json.decode, rest)
-    if not ok or not json.is_object(value) then
+    local ok, value = pcall(vim.json.decode, rest)
+    if not ok or vim.fn.type(value) ~= vim.v.t_dict then
       return nil, 'the arguments must be a JSON object, like {"symbol":"He"}'
     end
     args = value

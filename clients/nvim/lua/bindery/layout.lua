@@ -36,24 +36,23 @@ function M.row_commands(form, field)
   return #found > 0 and found or nil
 end
 
--- The row buttons of a list element's line: { {command, from, to}, ... },
--- byte columns (0-based, end exclusive).
-function M.row_buttons(commands, indent)
-  local spans, col = {}, 4 + (indent or 0) -- after "  - "
+-- The buttons of commands from byte column col on: their text ("[ A ] [ B ] ")
+-- and spans {command, from, to} (byte columns, 0-based, end exclusive).
+function M.buttons(commands, col)
+  local line, spans = '', {}
   for _, command in ipairs(commands or {}) do
     local label = '[ ' .. command.label .. ' ]'
-    spans[#spans + 1] = { command = command, from = col, to = col + #label }
-    col = col + #label + 1
+    spans[#spans + 1] = { command = command, from = col + #line, to = col + #line + #label }
+    line = line .. label .. ' '
   end
-  return spans
+  return line, spans
 end
 
--- The line showing one element of a list block (block.list), with a button
--- per command that takes the element.
-function M.item_line(item, commands)
-  local buttons = ''
-  for _, command in ipairs(commands or {}) do buttons = buttons .. '[ ' .. command.label .. ' ] ' end
-  return rstrip('  - ' .. buttons .. text.inline(item))
+-- The line showing one element of a list block (block.list: its field's
+-- items, its row_commands), with a button per command that takes the element
+-- (M.buttons from column 4: after "  - ").
+function M.item_line(item, block)
+  return rstrip(block.indent .. '  - ' .. M.buttons(block.row_commands, 0) .. text.inline(item, block.field.items))
 end
 
 local function field_block(form, field, indent)
@@ -69,10 +68,9 @@ local function field_block(form, field, indent)
   local value = form.state[field.name]
   if text.is_list(value) then
     -- One line per element after the label line: list splices edit these.
-    local commands = M.row_commands(form, field)
-    block.list, block.row_commands = true, commands
+    block.list, block.row_commands = true, M.row_commands(form, field)
     block.lines = { rstrip(prefix .. (#value == 0 and '(none)' or '')) }
-    for i, item in ipairs(value) do block.lines[i + 1] = indent .. M.item_line(item, commands) end
+    for i, item in ipairs(value) do block.lines[i + 1] = M.item_line(item, block) end
     return block
   end
   -- The daemon's text (a string's lines aligned under the first).
@@ -103,7 +101,7 @@ local function command_block(form, command, indent)
   }
   local result = form.results[command.name]
   if result and not running then
-    local lines = result.ok and text.result_lines(result.value) or vim.split(result.message, '\n', { plain = true })
+    local lines = result.ok and text.result_lines(result.value, command.result) or vim.split(result.message, '\n', { plain = true })
     if result.ok and (result.value == nil or result.value == vim.NIL) then lines = { 'done' } end
     if lines[1] == '' then table.remove(lines, 1) end
     for i, line in ipairs(lines) do
@@ -134,19 +132,17 @@ local members
 -- A child row: one line with its buttons (spans: byte columns) and its
 -- outputs, then its writable fields (and any children) indented under it.
 local function row_blocks(root, row, blocks, indent)
-  local line, spans, running = indent .. '- ', {}, false
-  for _, command in ipairs(row.schema.commands) do
-    local label = '[ ' .. command.label .. ' ]'
-    spans[#spans + 1] = { command = command, from = #line, to = #line + #label,
-      enabled = row.state[command.name .. '.enabled'] ~= false }
-    line = line .. label .. ' '
-    running = running or M.running(row, command)
+  local buttons, spans = M.buttons(row.schema.commands, #indent + 2)
+  local line, running = indent .. '- ' .. buttons, false
+  for _, span in ipairs(spans) do
+    span.enabled = row.state[span.command.name .. '.enabled'] ~= false
+    running = running or M.running(row, span.command)
   end
   local parts = {}
   for _, field in ipairs(row.schema.fields) do
     if not field.writable and not M.is_child(field) and not M.is_rows(field) then
       parts[#parts + 1] = field.label .. ': ' .. (text.is_list(row.state[field.name])
-        and text.inline(row.state[field.name]) or text.lines(row, field.name)[1])
+        and text.inline(row.state[field.name], field) or text.lines(row, field.name)[1])
     end
   end
   line = line .. table.concat(parts, ' · ')

@@ -4,12 +4,17 @@
 -- folds didChange and setField's answers and says what changed, for the
 -- forms to draw; it touches no buffer. One per connection (conn.mirror).
 -- Tests/ClientMirror's corpus drives it directly (test/spec/17_mirror_spec.lua).
-local json = require('bindery.json')
+local compat = require('bindery.compat')
 
 local M = {}
 
 local Mirror = {}
 Mirror.__index = Mirror
+
+-- Whether v is a list (a JSON array): vim.json decodes {} as vim.empty_dict().
+local function is_list(v)
+  return type(v) == 'table' and compat.islist(v)
+end
 
 function M.new()
   return setmetatable({
@@ -17,11 +22,6 @@ function M.new()
     pending = {},  -- unanswered setFields, in the order sent: {id, session, field, value, told}
     resync = {},   -- session id -> true while out of step (waiting for session/state)
   }, Mirror)
-end
-
--- Whether v is a list (a JSON array), not an object or a scalar.
-local function is_list(v)
-  return type(v) == 'table' and not json.is_object(v) and (next(v) == nil or v[1] ~= nil)
 end
 
 -- The list `splice` ({ops, length}) makes of `list`, each op on the result of

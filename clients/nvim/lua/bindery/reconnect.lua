@@ -185,9 +185,4 @@ function M.cancel()
   M.waiting, M.attempt, M.failure, M.status = {}, 0, nil, nil
 end
 
--- Whether an attempt is under way (for tests and the curious).
-function M.pending()
-  return M.current
-end
-
 return M

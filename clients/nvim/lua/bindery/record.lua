@@ -6,7 +6,6 @@
 -- exchange is kept from the connection's start (initialize, each form's session/open), and a
 -- recording is that exchange up to stop. Start says you want one, so a form already open can be
 -- recorded; a daemon started again (:BinderyOpen after it stopped) starts the log afresh.
-local json = require('bindery.json')
 
 local KEPT = 50000 -- messages kept per connection; past that the start is lost, and stop says so
 
@@ -30,7 +29,7 @@ function M.tap(direction, body)
     M.lost = true
   end
   if direction == '<--' and not M.daemon and body:find('"serverInfo"', 1, true) then
-    local ok, message = pcall(json.decode, body)
+    local ok, message = pcall(vim.json.decode, body)
     if ok and type(message) == 'table' and type(message.result) == 'table' and type(message.result.serverInfo) == 'table' then
       M.daemon = message.result.serverInfo.name
     end
@@ -58,32 +57,17 @@ function M.start(file)
   return M.active.file
 end
 
--- Whether a request recorded since the start has no answer recorded yet.
-local function unanswered(lines)
-  local asked, answered = {}, {}
-  for _, line in ipairs(lines) do
-    local ok, message = pcall(json.decode, line[2])
-    if ok and type(message) == 'table' and message.id ~= nil then
-      if line[1] == '-->' and message.method then asked[message.id] = true end
-      if line[1] == '<--' and message.method == nil then answered[message.id] = true end
-    end
-  end
-  for id in pairs(asked) do
-    if not answered[id] then return true end
-  end
-  return false
-end
-
 -- Writes the recording to its file; returns the file and the number of messages, or nil and why.
 -- Requests already sent get their answers in it first (up to 2 s: a form closed just before).
 function M.stop(file)
   local active = M.active
   if not active then return nil, 'not recording (:BinderyRecord start FILE)' end
-  vim.wait(2000, function() return not unanswered(M.log) end, 10)
+  local conn = require('bindery.daemon').conn -- its requests still waiting for their answers
+  vim.wait(2000, function() return not (conn and next(conn.pending)) end, 10)
   M.active = nil
   local path = (file and file ~= '') and vim.fn.fnamemodify(file, ':p') or active.file
   local header = { framing = 'content-length', daemon = M.daemon or 'binderyd', arguments = replay_arguments() }
-  local out = { json.encode(header) }
+  local out = { vim.json.encode(header) }
   local lines = M.log
   for _, line in ipairs(lines) do
     out[#out + 1] = (line[1] == '-->' and '{"in":' or '{"out":') .. line[2] .. '}'

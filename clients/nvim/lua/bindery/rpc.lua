@@ -3,7 +3,6 @@
 -- hands notifications, stderr and the exit to the handlers it was given.
 local compat = require('bindery.compat')
 local framing = require('bindery.framing')
-local json = require('bindery.json')
 local log = require('bindery.log')
 local settings = require('bindery.settings')
 
@@ -74,7 +73,7 @@ end
 
 function Conn:_write(message)
   if self.closed then return false end
-  local body = json.encode(message)
+  local body = vim.json.encode(message)
   trace('-->', body)
   self.stdin:write(framing.encode(body))
   return true
@@ -99,10 +98,14 @@ function Conn:notify(method, params)
 end
 
 -- Waits for the answer (for commands that must report at once). Returns
--- result, err; err.code is -32098 on timeout.
-function Conn:request_sync(method, params, timeout)
+-- result, err; err.code is -32098 on timeout. on_result(result), if given,
+-- runs as a result arrives, before any message behind it.
+function Conn:request_sync(method, params, timeout, on_result)
   local done, err, result = false, nil, nil
-  self:request(method, params, function(e, r) done, err, result = true, e, r end)
+  self:request(method, params, function(e, r)
+    done, err, result = true, e, r
+    if on_result and not e then on_result(r) end
+  end)
   if not vim.wait(timeout or 10000, function() return done end, 5) then
     return nil, { code = -32098, message = method .. ' timed out' }
   end
@@ -111,14 +114,14 @@ end
 
 function Conn:_receive(body)
   trace('<--', body)
-  local ok, message = pcall(json.decode, body)
+  local ok, message = pcall(vim.json.decode, body)
   if not ok then
     log.note('unreadable message from binderyd: ' .. tostring(message))
     return
   end
   -- A batch answer is an array of responses; we never send batches, but
   -- handle one the same way as single messages.
-  if compat.islist(message) and not json.is_object(message) then
+  if compat.islist(message) then
     for _, item in ipairs(message) do self:_dispatch(item) end
   else
     self:_dispatch(message)
@@ -139,7 +142,7 @@ function Conn:_dispatch(message)
   end
   local callback = self.pending[message.id]
   if not callback then
-    if message.error then log.note('error from binderyd: ' .. json.encode(message.error)) end
+    if message.error then log.note('error from binderyd: ' .. vim.json.encode(message.error)) end
     return
   end
   self.pending[message.id] = nil
@@ -153,7 +156,6 @@ end
 function Conn:_exited(code, signal)
   if self.closed then return end
   self.closed = true
-  self.exit_code, self.exit_signal = code, signal
   for _, pipe in ipairs({ self.stdin, self.stdout, self.stderr }) do
     if not pipe:is_closing() then pipe:close() end
   end

@@ -76,25 +76,21 @@ function M.args()
   return nil, refusal('args', value)
 end
 
--- g:bindery_debounce_ms as a whole number, or nil and why.
-function M.debounce_ms()
-  local value = vim.g.bindery_debounce_ms
-  if unset(value) then return DEFAULTS.debounce_ms end
+-- g:bindery_<name> as a whole number of milliseconds, at least `least`; or nil and why.
+local function milliseconds(name, least)
+  local value = vim.g['bindery_' .. name]
+  if unset(value) then return DEFAULTS[name] end
   local n = type(value) == 'number' and value or type(value) == 'string' and tonumber(vim.trim(value))
   -- Below 2^31: libuv timers take an integer.
-  if n and n >= 0 and n < 2 ^ 31 then return math.floor(n) end
-  return nil, refusal('debounce_ms', value)
+  if n and n >= least and n < 2 ^ 31 then return math.floor(n) end
+  return nil, refusal(name, value)
 end
 
--- g:bindery_reconnect_timeout_ms: how long a reconnect attempt may go unanswered (reconnect.lua),
--- as a whole number above 0; or nil and why.
-function M.reconnect_timeout_ms()
-  local value = vim.g.bindery_reconnect_timeout_ms
-  if unset(value) then return DEFAULTS.reconnect_timeout_ms end
-  local n = type(value) == 'number' and value or type(value) == 'string' and tonumber(vim.trim(value))
-  if n and n >= 1 and n < 2 ^ 31 then return math.floor(n) end
-  return nil, refusal('reconnect_timeout_ms', value)
-end
+-- g:bindery_debounce_ms: the pause after typing before a value is sent (edit.lua).
+function M.debounce_ms() return milliseconds('debounce_ms', 0) end
+
+-- g:bindery_reconnect_timeout_ms: how long a reconnect attempt may go unanswered (reconnect.lua).
+function M.reconnect_timeout_ms() return milliseconds('reconnect_timeout_ms', 1) end
 
 local TRUTH = {
   ['1'] = true, ['true'] = true, on = true, yes = true,

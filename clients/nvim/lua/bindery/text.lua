@@ -5,7 +5,6 @@
 -- are drawn in the compact form below, the one place this plugin writes a
 -- value (README, "What is the plugin's and what is the daemon's").
 local compat = require('bindery.compat')
-local json = require('bindery.json')
 
 local M = {}
 
@@ -13,23 +12,63 @@ local function is_null(v)
   return v == nil or v == vim.NIL
 end
 
+-- Whether v is a list (a JSON array), not an object (vim.json decodes {}
+-- as vim.empty_dict()) or a scalar.
 function M.is_list(v)
-  return type(v) == 'table' and not json.is_object(v) and compat.islist(v)
+  return type(v) == 'table' and compat.islist(v)
 end
 
--- A list element or a command's result on one line: a string as is, a
--- struct as `name: value, …` (nested in braces), a list in brackets.
-function M.inline(v, nested)
+-- An object's members in the order its type (t, the schema's type object)
+-- declares them, an enum's case first; then any others, sorted. Returns the
+-- names and name -> the member's type.
+local function members(v, t)
+  t = type(t) == 'table' and t or {}
+  local names, types, declared = {}, {}, t.members
+  for _, case in ipairs(t.type == 'union' and t.cases or {}) do
+    if case.name == v.case then names[1], declared = 'case', case.members end
+  end
+  for _, member in ipairs(declared or {}) do
+    if v[member.name] ~= nil and member.name ~= 'case' then
+      names[#names + 1], types[member.name] = member.name, member
+    end
+  end
+  local rest = {}
+  for k in pairs(v) do
+    if not types[k] and k ~= names[1] then rest[#rest + 1] = k end
+    types[k] = types[k] or t.values -- a dictionary's values
+  end
+  table.sort(rest, function(a, b) return tostring(a) < tostring(b) end)
+  return vim.list_extend(names, rest), types
+end
+
+-- A value's JSON (t: its type), an object's members in its type's order.
+local function to_json(v, t)
+  if type(v) ~= 'table' or v == vim.NIL or next(v) == nil then return vim.json.encode(v) end
+  local parts = {}
+  if M.is_list(v) then
+    for i, item in ipairs(v) do parts[i] = to_json(item, type(t) == 'table' and t.items) end
+    return '[' .. table.concat(parts, ',') .. ']'
+  end
+  local names, types = members(v, t)
+  for i, k in ipairs(names) do parts[i] = vim.json.encode(tostring(k)) .. ':' .. to_json(v[k], types[k]) end
+  return '{' .. table.concat(parts, ',') .. '}'
+end
+
+-- A list element or a command's result on one line (t: its type): a string
+-- as is, a struct as `name: value, …` (nested in braces), a list in brackets.
+function M.inline(v, t, nested)
   if is_null(v) then return nested and 'null' or '' end
   if type(v) == 'string' then return (v:gsub('\n', '\\n')) end
-  if type(v) ~= 'table' then return json.encode(v) end
+  if type(v) ~= 'table' then return vim.json.encode(v) end
   local parts = {}
   if M.is_list(v) and next(v) ~= nil then
-    for _, item in ipairs(v) do parts[#parts + 1] = M.inline(item, true) end
+    local items = type(t) == 'table' and t.items or nil
+    for _, item in ipairs(v) do parts[#parts + 1] = M.inline(item, items, true) end
     local body = table.concat(parts, ', ')
     return nested and '[' .. body .. ']' or body
   end
-  for _, k in ipairs(json.keys(v)) do parts[#parts + 1] = k .. ': ' .. M.inline(v[k], true) end
+  local names, types = members(v, t)
+  for _, k in ipairs(names) do parts[#parts + 1] = k .. ': ' .. M.inline(v[k], types[k], true) end
   local body = table.concat(parts, ', ')
   return nested and '{' .. body .. '}' or (body == '' and '{}' or body)
 end
@@ -42,18 +81,18 @@ function M.lines(form, name)
   local v = form.state[name]
   if is_null(v) then return { '' } end
   if type(v) == 'string' then return vim.split(v, '\n', { plain = true }) end
-  return { json.encode(json.prepare(v)) }
+  return { vim.json.encode(v) }
 end
 
--- A command's result (no display comes with it): its lines.
-function M.result_lines(v)
+-- A command's result (no display comes with it; t: its type): its lines.
+function M.result_lines(v, t)
   if type(v) == 'string' then return vim.split(v, '\n', { plain = true }) end
   if M.is_list(v) and #v > 0 then
     local lines = { '' }
-    for _, item in ipairs(v) do lines[#lines + 1] = '  - ' .. M.inline(item) end
+    for _, item in ipairs(v) do lines[#lines + 1] = '  - ' .. M.inline(item, type(t) == 'table' and t.items) end
     return lines
   end
-  return { M.inline(v) }
+  return { M.inline(v, t) }
 end
 
 -- The one line of a writable field the person edits in place. A line holds
@@ -67,7 +106,7 @@ function M.editable(form, field)
   if type(v) == 'string' and form.display[name] == nil then
     return (v:gsub('\\', '\\\\'):gsub('\n', '\\n'))
   end
-  if M.is_list(v) then return json.encode(json.prepare(v)) end
+  if M.is_list(v) then return to_json(v, field) end
   return M.lines(form, name)[1]
 end
 

@@ -84,22 +84,22 @@ end
 -- no other line is written. have: the block's lines in the buffer, which
 -- start at row. Cursors on an element's line follow that element. Returns
 -- the block's lines as they are now.
-local function splice_block(form, ops, row, have, cursors, key, commands, indent)
+local function splice_block(form, ops, row, have, cursors, block)
   if not splices_fit(ops, #have) then return have end
   local lines = have
   for _, op in ipairs(ops) do
     local first, last = 1 + op.at, 1 + op.at + op.delete -- offsets in the block
     local inserted = {}
-    for _, item in ipairs(op.insert) do inserted[#inserted + 1] = indent .. layout.item_line(item, commands) end
+    for _, item in ipairs(op.insert) do inserted[#inserted + 1] = layout.item_line(item, block) end
     api.nvim_buf_set_lines(form.buf, row + first, row + last, false, inserted)
     local spliced = vim.list_slice(lines, 1, first)
     vim.list_extend(spliced, inserted)
     vim.list_extend(spliced, lines, last + 1)
     lines = spliced
     for _, s in ipairs(cursors) do
-      if s.key == key and s.offset >= last then
+      if s.key == block.key and s.offset >= last then
         s.offset = s.offset + #inserted - op.delete
-      elseif s.key == key and s.offset >= first then
+      elseif s.key == block.key and s.offset >= first then
         s.offset = first -- its element was deleted: where it was
       end
     end
@@ -123,8 +123,9 @@ function M.render(form, full)
   full = full or broken
   local new = layout.build(form)
   local old = form.blocks
+  -- Drawn whole or in part, a cursor stays on its member while the buffer matches the blocks.
+  local cursors = save_cursors(form, old ~= nil and not broken)
   full = full or not old
-  local cursors = save_cursors(form, not full)
   local splices = {}
   for _, session in ipairs(M.sessions(form)) do
     splices[session] = session.splices
@@ -153,7 +154,7 @@ function M.render(form, full)
       end
       local ops = block.field and splices[owner] and splices[owner][block.field.name]
       if ops and was.list and block.list then
-        have = splice_block(form, ops, row, have, cursors, block.key, block.row_commands, block.indent or '')
+        have = splice_block(form, ops, row, have, cursors, block)
       end
       if not vim.deep_equal(have, block.lines) then
         api.nvim_buf_set_lines(form.buf, row, row + #have, false, block.lines)
@@ -261,7 +262,7 @@ function M.decorate(form)
           local line = block.lines[i]
           paint(form, line, row + i - 1, i == 1 and #block.prefix or 0, nil, 'BinderyReadOnly')
           if i > 1 and block.row_commands then
-            for _, span in ipairs(layout.row_buttons(block.row_commands, #block.indent)) do
+            for _, span in ipairs(select(2, layout.buttons(block.row_commands, #block.indent + 4))) do
               paint(form, line, row + i - 1, span.from, span.to, 'BinderyButton', 4200)
             end
           end

@@ -1,7 +1,6 @@
 local T = require('helpers')
 
 local framing = require('bindery.framing')
-local json = require('bindery.json')
 local text = require('bindery.text')
 
 T.test('framing: messages split across reads and several in one read', function()
@@ -19,20 +18,21 @@ T.test('framing: messages split across reads and several in one read', function(
   T.eq(1, #problems, 'problems')
 end)
 
-T.test('json: member order kept, escapes, numbers, null', function()
-  local v = json.decode('{"b":1,"a":[true,false,null,-1.5e2],"c":{"z":"\\u00e9\\ud83d\\ude00\\n","y":{}}}')
-  T.eq({ 'b', 'a', 'c' }, json.keys(v), 'order')
-  T.eq({ 'z', 'y' }, json.keys(v.c), 'nested order')
-  T.eq({ true, false, vim.NIL, -150 }, v.a, 'array')
-  T.eq('é😀\n', v.c.z, 'escapes')
-  T.truthy(json.is_object(v.c.y) and not json.is_object(v.a), 'objects told from arrays')
-  T.eq('{"y":{}}', json.encode(json.prepare({ y = v.c.y })), 'an empty object stays one')
-  T.truthy(not pcall(json.decode, '{"a":1'), 'truncated input fails')
-  T.truthy(not pcall(json.decode, '{} x'), 'trailing input fails')
+T.test('text: a value\'s members in the order its type declares them', function()
+  local t = { type = 'object', members = { { name = 'firstName', type = 'string' },
+    { name = 'tags', type = 'array', items = { type = 'string' } }, { name = 'n', type = 'integer' } } }
+  local v = vim.json.decode('{"n":null,"extra":1,"tags":["a","b"],"firstName":"Ada"}')
+  T.eq('firstName: Ada, tags: [a, b], n: null, extra: 1', text.inline(v, t), 'declared, then the others')
+  local shape = { type = 'union', cases = { { name = 'circle', members = { { name = 'radius', type = 'number' } } } } }
+  T.eq('[{case: circle, radius: 1.5}]', text.inline({ vim.json.decode('{"radius":1.5,"case":"circle"}') },
+    { type = 'array', items = shape }, true), "an enum's case first")
+  local form = { state = { l = { v, vim.empty_dict() } }, display = {} }
+  T.eq('[{"firstName":"Ada","tags":["a","b"],"n":null,"extra":1},{}]',
+    text.editable(form, { name = 'l', type = 'array', items = t }), 'a list as its JSON, in that order')
 end)
 
 T.test('text: the daemon\'s display drawn, a person\'s line sent as text', function()
-  local form = { state = json.decode('{"n":3,"s":"a\\nb","b":true,"l":[1,2],"d":null}'),
+  local form = { state = vim.json.decode('{"n":3,"s":"a\\nb","b":true,"l":[1,2],"d":null}'),
     display = { n = '3', d = '' } }
   T.eq({ '3' }, text.lines(form, 'n'), 'display')
   T.eq({ 'a', 'b' }, text.lines(form, 's'), "a string's lines")
@@ -45,8 +45,7 @@ T.test('text: the daemon\'s display drawn, a person\'s line sent as text', funct
   T.eq({ value = false }, text.params({ type = 'boolean' }, '[ ]'), 'a checkbox')
   T.eq({ text = 'yes' }, text.params({ type = 'boolean' }, 'yes'), 'a boolean typed')
   T.eq('expected a whole number', text.refusal({ code = -32602, message = 'x', data = { expected = 'a whole number' } }), 'refused')
-  T.eq('firstName: Ada, tags: [a, b], n: null', text.inline(json.decode('{"firstName":"Ada","tags":["a","b"],"n":null}')), 'a row')
-  T.eq({ '', '  - id: 1', '  - id: 2' }, text.result_lines(json.decode('[{"id":1},{"id":2}]')), 'a result list')
+  T.eq({ '', '  - id: 1', '  - id: 2' }, text.result_lines(vim.json.decode('[{"id":1},{"id":2}]')), 'a result list')
 end)
 
 T.test('discovery: g:bindery_cmd (string or list), $BINDERYD, g:bindery_args', function()

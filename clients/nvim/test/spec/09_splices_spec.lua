@@ -1,7 +1,6 @@
 local T = require('helpers')
 
 local api = vim.api
-local json = require('bindery.json')
 
 -- Records every change of buf's text as {first, last, new_last} (on_lines:
 -- 0-based lines first..last replaced by first..new_last).
@@ -92,7 +91,7 @@ T.test('splices: a saved movie inserts only its line in movieList; cursors stay;
   form:apply({ session = form.session, revision = form.record.revision + 1, changes = {}, splices = { movies = {
     ops = {
       { at = 0, delete = 1, insert = {} },
-      { at = 1, delete = 0, insert = { json.decode('{"id":"9","fullTitle":"Dune","givenRating":"notSeen"}') } },
+      { at = 1, delete = 0, insert = { vim.json.decode('{"id":"9","fullTitle":"Dune","givenRating":"notSeen"}') } },
     },
     length = 3,
   } } })
@@ -106,7 +105,7 @@ T.test('splices: a saved movie inserts only its line in movieList; cursors stay;
 
   -- The form's copy of the list is off by one: the next splice leaves it
   -- with a length other than the daemon's, and the whole state is fetched.
-  form.state.movies[#form.state.movies + 1] = json.decode('{"id":"x","fullTitle":"Bogus","givenRating":"poor"}')
+  form.state.movies[#form.state.movies + 1] = vim.json.decode('{"id":"x","fullTitle":"Bogus","givenRating":"poor"}')
   save('Dune')
   T.expect_buffer(movies({ 1, 'Alien' }, { 2, 'Brazil' }, { 3, 'Cube' }, { 4, 'Dune' }), list)
   T.truthy(vim.tbl_contains(require('bindery.log').lines,

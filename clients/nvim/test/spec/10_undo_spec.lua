@@ -50,7 +50,7 @@ T.test('undo: u undoes a burst of typing in the daemon, <C-r> redoes it', functi
   T.input('A')
   for _, char in ipairs({ 'A', 'd', 'a' }) do
     T.type(char)
-    T.wait(function() return form.writing == 0 and next(form.timers) == nil end, 'the write of ' .. char)
+    T.wait(function() return #form.conn.mirror.pending == 0 and next(form.timers) == nil end, 'the write of ' .. char)
   end
   T.input('<Esc>')
   vim.g.bindery_debounce_ms = nil

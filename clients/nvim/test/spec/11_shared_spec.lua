@@ -179,21 +179,21 @@ T.test('shared: while a reconnect attempt waits for an answer the editor works; 
     T.truthy(#pids == 1 and tonumber(pids[1]), 'one shared daemon: ' .. vim.inspect(pids))
     uv.kill(tonumber(pids[1]), 'sigkill')
     local flat = function(text) return (text:gsub('%s+', ' ')) end
-    T.wait(function() return reconnect.pending() and flat(T.text(buf)):find('; reconnecting…', 1, true) end,
+    T.wait(function() return reconnect.current and flat(T.text(buf)):find('; reconnecting…', 1, true) end,
       'an attempt under way, said in the form')
-    local attempt = reconnect.pending()
+    local attempt = reconnect.current
     local forwarder = T.truthy(attempt.conn, 'the attempt\'s forwarder')
     -- Keys, as a person types them while it waits: move in the form, open a scratch buffer, type there.
     T.input('G:new<CR>ityped while reconnecting<Esc>')
     T.eq('typed while reconnecting', vim.api.nvim_get_current_line(), 'the scratch buffer\'s text')
     T.truthy(vim.api.nvim_get_current_buf() ~= buf, 'a new buffer')
     T.eq(vim.api.nvim_buf_line_count(buf), vim.api.nvim_win_get_cursor(vim.fn.bufwinid(buf))[1], 'the form\'s cursor at its end')
-    T.truthy(reconnect.pending() == attempt and not forwarder.closed, 'the keys handled while the attempt still waited')
+    T.truthy(reconnect.current == attempt and not forwarder.closed, 'the keys handled while the attempt still waited')
     -- Its limit out: the forwarder stopped, the next attempt scheduled, and the form says both.
     T.wait(function() return flat(T.text(buf)):find('; the last attempt got no answer within 2 s and was stopped; '
       .. 'reconnecting in 2 s…', 1, true) end, 'the form to say the attempt was stopped', 10000)
     T.wait(function() return forwarder.closed end, 'the forwarder to end')
-    T.truthy(reconnect.pending() == nil and reconnect.timer, 'no attempt under way, the next one scheduled')
+    T.truthy(reconnect.current == nil and reconnect.timer, 'no attempt under way, the next one scheduled')
   end)
   if listener then vim.fn.jobstop(listener) end
   vim.g.bindery_reconnect_timeout_ms = nil

@@ -1,7 +1,6 @@
 -- The value types of protocol.md ("Value types") against the real appd
 -- (Examples/AppViewModels): $APPD, else the repository's .build/debug/appd.
 local T = require('helpers')
-local json = require('bindery.json')
 
 local api = vim.api
 
@@ -77,14 +76,14 @@ end)
 -- the daemon's display, a string itself, a list its JSON.
 T.test('valueCatalogue: each member shows the text the other faces show', function()
   local file = vim.fn.fnamemodify(T.appd, ':h:h:h') .. '/clients/shared/value-catalogue.json'
-  local expected = json.decode(table.concat(vim.fn.readfile(file), '\n'))
+  local expected = vim.json.decode(table.concat(vim.fn.readfile(file), '\n'))
   open('valueCatalogue')
   local shown = {}
   for _, field in ipairs(T.form().schema.fields) do
     local line = api.nvim_buf_get_lines(0, T.row(field.label .. ':') - 1, T.row(field.label .. ':'), false)[1]
     shown[field.name] = line:sub(#field.label + 3)
   end
-  for _, name in ipairs(json.keys(expected)) do T.eq(expected[name], shown[name], name) end
+  for _, name in ipairs(vim.tbl_keys(expected)) do T.eq(expected[name], shown[name], name) end
 end)
 
 T.test('valueCatalogue: an edit sends the typed text, never a value of its own reading', function()

@@ -5,7 +5,6 @@
 local T = require('helpers')
 
 local compat = require('bindery.compat')
-local json = require('bindery.json')
 local mirror = require('bindery.mirror')
 
 local root = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h:h:h:h:h')
@@ -14,21 +13,21 @@ local cases_dir = root .. '/Tests/ClientMirror/cases'
 -- The case files' shorthand: {"$range": N} is the list 0..N-1.
 local function expand(v)
   if type(v) ~= 'table' then return v end
-  if json.is_object(v) and #json.keys(v) == 1 and v['$range'] ~= nil then
+  if v['$range'] ~= nil and vim.tbl_count(v) == 1 then
     local list = {}
     for i = 1, v['$range'] do list[i] = i - 1 end
     return list
   end
-  local copy = json.is_object(v) and json.decode('{}') or {} -- an object stays one
+  local copy = compat.islist(v) and {} or vim.empty_dict() -- an object stays one
   for k, item in pairs(v) do copy[k] = expand(item) end
   return copy
 end
 
--- Python's ==, on values as json.lua decodes them: null is vim.NIL; an object (decoded from {},
+-- Python's ==, on values as vim.json decodes them: null is vim.NIL; an object (decoded from {},
 -- or `as_object`) is never equal to a list, an empty one included.
 local function equal(a, b, as_object)
   if type(a) ~= 'table' or type(b) ~= 'table' then return a == b end
-  local function object(t) return as_object or json.is_object(t) or (next(t) ~= nil and not compat.islist(t)) end
+  local function object(t) return as_object or not compat.islist(t) end
   if object(a) ~= object(b) then return false end
   for k, v in pairs(a) do
     if not equal(v, b[k]) then return false end
@@ -101,7 +100,7 @@ T.test('client mirror: every case of Tests/ClientMirror/cases through mirror.lua
   local ran, failures = 0, {}
   for _, file in ipairs(files) do
     local f = assert(io.open(file, 'rb'))
-    local corpus = json.decode(f:read('*a'))
+    local corpus = vim.json.decode(f:read('*a'))
     f:close()
     for _, case in ipairs(corpus.cases) do
       ran = ran + 1
@@ -116,7 +115,7 @@ T.test('client mirror: every case of Tests/ClientMirror/cases through mirror.lua
   local receipts = os.getenv('BINDERY_MIRROR_RECEIPTS')
   if receipts and receipts ~= '' then
     local out = assert(io.open(receipts .. '/neovim.json', 'w'))
-    out:write(json.encode({ face = 'neovim', cases = ran }))
+    out:write(vim.json.encode({ face = 'neovim', cases = ran }))
     out:close()
   end
 end)
