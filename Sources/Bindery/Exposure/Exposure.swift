@@ -85,7 +85,7 @@ func defaultLabel(for name: String) -> String {
     label.reserveCapacity(bytes.count + 4)
     for word in labelWords(bytes, isUpper: isUpper, isLower: isLower, isS: { $0 == UInt8(ascii: "s") }) {
         if !label.isEmpty { label.append(UInt8(ascii: " ")) }
-        label += word.isAcronym ? bytes[word.range] : bytes[word.range].map { isUpper($0) ? $0 + 32 : $0 }[...]
+        label += word.isAcronym ? bytes[word.start..<word.end] : bytes[word.start..<word.end].map { isUpper($0) ? $0 + 32 : $0 }[...]
     }
     if let first = label.first, isLower(first) { label[0] = first - 32 }
     return String(decoding: label, as: UTF8.self)
@@ -95,20 +95,28 @@ func defaultLabel(for name: String) -> String {
 func unicodeLabel(for name: String) -> String {
     let characters = Array(name)
     let words = labelWords(characters, isUpper: \.isUppercase, isLower: \.isLowercase, isS: { $0 == "s" }).map { word in
-        word.isAcronym ? String(characters[word.range]) : characters[word.range].map { $0.lowercased() }.joined()
+        word.isAcronym ? String(characters[word.start..<word.end]) : characters[word.start..<word.end].map { $0.lowercased() }.joined()
     }
     let sentence = words.joined(separator: " ")
     return sentence.prefix(1).uppercased() + sentence.dropFirst()
+}
+
+/// One word of a name: elements `start..<end`. Two Ints, not a `Range<Int>`: an array of ranges
+/// makes the runtime check `Int: Comparable` at start-up, a search of every conformance record.
+private struct LabelWord {
+    let start: Int
+    let end: Int
+    let isAcronym: Bool
 }
 
 /// The words of a camel-case name: a capital starts a word; a run of capitals is one word (an
 /// acronym, kept as it is: "ID", a plural "IDs", or "URL" of "URLString", whose last capital
 /// starts the next word).
 private func labelWords<Element>(_ elements: [Element], isUpper: (Element) -> Bool, isLower: (Element) -> Bool,
-                                 isS: (Element) -> Bool) -> [(range: Range<Int>, isAcronym: Bool)] {
+                                 isS: (Element) -> Bool) -> [LabelWord] {
     func upper(_ index: Int) -> Bool { index < elements.count && isUpper(elements[index]) }
     func lower(_ index: Int) -> Bool { index < elements.count && isLower(elements[index]) }
-    var words: [(range: Range<Int>, isAcronym: Bool)] = []
+    var words: [LabelWord] = []
     var start = 0, index = 0
     while index < elements.count {
         var run = index
@@ -116,18 +124,18 @@ private func labelWords<Element>(_ elements: [Element], isUpper: (Element) -> Bo
         if run - index > 1 {
             var end = run
             if lower(run) { end = isS(elements[run]) && !lower(run + 1) ? run + 1 : run - 1 }
-            if start < index { words.append((start..<index, false)) }
-            words.append((index..<end, true))
+            if start < index { words.append(LabelWord(start: start, end: index, isAcronym: false)) }
+            words.append(LabelWord(start: index, end: end, isAcronym: true))
             start = end
             index = end
             continue
         }
         if upper(index), start < index {
-            words.append((start..<index, false))
+            words.append(LabelWord(start: start, end: index, isAcronym: false))
             start = index
         }
         index += 1
     }
-    if start < elements.count { words.append((start..<elements.count, false)) }
+    if start < elements.count { words.append(LabelWord(start: start, end: elements.count, isAcronym: false)) }
     return words
 }

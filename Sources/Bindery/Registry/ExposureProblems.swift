@@ -17,9 +17,11 @@ enum ExposureProblems {
         for command in exposure.commands {
             if let problem = command.problem { problems.append("Command(\"\(command.name)\"): \(problem)") }
         }
-        var seen: Set<String> = []
-        for name in exposure.properties.map(\.name) + exposure.commands.map(\.name) where !seen.insert(name).inserted {
-            problems.append("\"\(name)\" is declared twice")
+        // A list, not a Set: a type has a few members, and the first Set<String> of a run makes the
+        // runtime check String: Hashable, a search of every conformance record at start-up.
+        var seen: [String] = []
+        for name in exposure.properties.map(\.name) + exposure.commands.map(\.name) {
+            if seen.contains(name) { problems.append("\"\(name)\" is declared twice") } else { seen.append(name) }
         }
         return problems
     }
