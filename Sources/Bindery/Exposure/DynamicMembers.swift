@@ -69,9 +69,10 @@ extension ExposedProperty {
     static func dynamicField<Value>(name: String, label: String?,
                                     access: __owned @escaping @MainActor (AnyObject, Value?) -> Value?) -> ExposedProperty {
         let coder = DynamicCoders.coder(for: Value.self)
+        let encode = coder.encoder(for: Value.self)
         var exposed = ExposedProperty(
             name: name, label: label, valueType: coder.valueType,
-            read: { model in coder.encode(access(model, nil)!) },
+            read: { model in encode(access(model, nil)!) },
             write: { (model, json) throws(ValueError) in
                 _ = access(model, try ValueMatching.value(json, as: Value.self, coder))
             }
@@ -89,8 +90,9 @@ extension ExposedProperty {
     static func dynamicOutput<Value>(name: String, label: String?,
                                      read: __owned @escaping @MainActor (AnyObject) -> Value) -> ExposedProperty {
         let coder = DynamicCoders.coder(for: Value.self)
+        let encode = coder.encoder(for: Value.self)
         var exposed = ExposedProperty(name: name, label: label, valueType: coder.valueType,
-                                      read: { model in coder.encode(read(model)) }, write: nil)
+                                      read: { model in encode(read(model)) }, write: nil)
         exposed.values = { model, type in coder.values(ofType: type, in: read(model)) }
         if coder.valueType.containsViewModel {
             exposed.children = { model in coder.childModels(in: read(model)) }

@@ -65,13 +65,14 @@ extension Array: ArrayValue {
         // JSON. Not rows that are (or hold) view models: encoding one attaches its child session
         // to the session reading it, which a JSON kept from another read would skip.
         var holdsViewModels: Bool?  // known once the element type is described (it may contain this one)
-        coder.encodeBody = { value in
-            let array = value as! [Element]
+        let encodeArray = { (array: [Element]) -> JSONValue in
             if array.isEmpty { return .array([]) }
             if holdsViewModels == nil { holdsViewModels = inner.valueType.containsViewModel }
             if holdsViewModels == true { return .array(array.map { inner.encode($0) }) }
             return ArrayConversions.json(for: array) { inner.encode($0) }
         }
+        coder.encodeBody = { value in encodeArray(value as! [Element]) }
+        coder.typedEncodeBody = encodeArray
         if inner.canDecode {
             coder.decodeBody = { json throws(ValueError) in
                 try SequenceCoding.decodeElements(json, as: coder.valueType, inner) { $0 as! Element } as [Element]

@@ -15,6 +15,10 @@ final class DynamicCoder {
     /// How the schema describes it; set once the type has been looked at.
     var valueType: ValueType
     var encodeBody: (Any) -> JSONValue = { _ in .null }
+    /// The same encoder typed, `(T) -> JSONValue` for the coder's own type T, where one is kept
+    /// (arrays): a member reads its value as T and calls it without boxing the value in an `Any`
+    /// and casting it back (a dynamic cast per read). See ``encoder(for:)``.
+    var typedEncodeBody: Any?
     /// Nil when JSON cannot be turned into this type (no `Decodable`, no cases to choose from): a
     /// command argument of such a type is matched against the values the model holds instead.
     var decodeBody: ((JSONValue) throws(ValueError) -> Any)?
@@ -33,6 +37,13 @@ final class DynamicCoder {
     }
 
     func encode(_ value: Any) -> JSONValue { encodeBody(value) }
+
+    /// An encoder for values of `type`, this coder's type: the typed one when there is one (looked
+    /// up once, here), else `encode`.
+    func encoder<T>(for type: T.Type) -> (T) -> JSONValue {
+        if let typed = typedEncodeBody as? (T) -> JSONValue { return typed }
+        return { self.encode($0) }
+    }
 
     var canDecode: Bool { decodeBody != nil }
 
