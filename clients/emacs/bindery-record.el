@@ -94,8 +94,12 @@ The file is a transcript: a header, then the exchange since the daemon started."
   ;; Requests already sent get their answers in the recording (a form killed just before).
   (with-timeout (2 nil)
     (while (and bindery--current
-                ;; jsonrpc.el's requests waiting for their answers.
-                (> (hash-table-count (jsonrpc--request-continuations bindery--current)) 0))
+                ;; jsonrpc.el's requests waiting for their answers: its public count where
+                ;; it has one (newer jsonrpc.el), else its table of them (Emacs 28 and 29).
+                (> (if (fboundp 'jsonrpc-continuation-count)
+                       (funcall 'jsonrpc-continuation-count bindery--current)
+                     (hash-table-count (jsonrpc--request-continuations bindery--current)))
+                   0))
       (accept-process-output (jsonrpc--process bindery--current) 0.05)))
   (let ((file bindery-record--file)
         (lines (reverse bindery-record--log)))
