@@ -27,6 +27,10 @@ extension Server {
                 wantsDisplay = true
                 agreed.append("display", true)
             }
+            // Agreed only on the virtual clock, so that a face knows to offer moving it.
+            if asked["clock"] == .bool(true), dependencies.clock is VirtualClock {
+                agreed.append("clock", true)
+            }
             result.append("capabilities", .object(agreed))
         }
         return .object(result)

@@ -5,12 +5,14 @@ import JSONRPC
 ///
 /// A replay compares what the client is told, in order, semantically (``JSONDifference``): member
 /// order, white space and how a number is spelled do not count; a value, a member, a message too
-/// many or too few do. The client's input ends right after the last `in` line, as when recorded.
+/// many or too few do; `initialize`'s `viewModels` count only for the types the transcript uses
+/// (``UsedTypes``). The client's input ends right after the last `in` line, as when recorded.
 public enum Replayer {
     /// Replays `transcript` against `peer` and compares every message the daemon writes.
     public static func compare(_ transcript: Transcript, with peer: some ReplayPeer) async -> ReplayReport {
         var report = ReplayReport(transcript: transcript.name, mismatches: [])
         var requests = RequestLog()
+        let used = UsedTypes(transcript)
         let lastSend = transcript.messages.lastIndex { $0.direction == .sent }
         for (index, message) in transcript.messages.enumerated() {
             switch message.direction {
@@ -19,7 +21,7 @@ public enum Replayer {
                 await peer.send(message.body)
                 if index == lastSend { await peer.endInput() }
             case .received:
-                let expected = (try? JSONParser.parse(message.body)) ?? .null
+                let expected = requests.comparable((try? JSONParser.parse(message.body)) ?? .null, used)
                 var mismatch = Mismatch(kind: .missing, step: index + 1, line: message.line,
                                         cause: requests.cause(of: expected), expected: text(message.body))
                 guard let actual = await peer.next() else {
@@ -27,7 +29,7 @@ public enum Replayer {
                     report.sideNotes = await peer.sideNotes()
                     return report
                 }
-                guard let value = try? JSONParser.parse(actual) else {
+                guard let value = (try? JSONParser.parse(actual)).map({ requests.comparable($0, used) }) else {
                     mismatch.kind = .notJSON(text(actual))
                     report.mismatches.append(mismatch)
                     continue
@@ -87,12 +89,16 @@ extension Transcript {
     /// recording that differs only in member order or white space is the same), and the same exit code.
     public func says(theSameAs other: Transcript) -> Bool {
         guard messages.count == other.messages.count, (exitCode ?? 0) == (other.exitCode ?? 0) else { return false }
+        var requests = RequestLog()
+        let used = UsedTypes(self)
         return zip(messages, other.messages).allSatisfy { mine, theirs in
             guard mine.direction == theirs.direction else { return false }
             guard let left = try? JSONParser.parse(mine.body), let right = try? JSONParser.parse(theirs.body) else {
                 return mine.body == theirs.body
             }
-            return JSONDifference.between(expected: left, actual: right).isEmpty
+            if mine.direction == .sent { requests.note(mine.body) }
+            return JSONDifference.between(expected: requests.comparable(left, used),
+                                          actual: requests.comparable(right, used)).isEmpty
         }
     }
 }
@@ -100,6 +106,7 @@ extension Transcript {
 /// The requests a replay has sent, by id, to say which one a message answers or was caused by.
 struct RequestLog {
     private var byID: [String: String] = [:]
+    private var methods: [String: String] = [:]
     private var last: String?
 
     mutating func note(_ body: [UInt8]) {
@@ -112,6 +119,7 @@ struct RequestLog {
             let method = element["method"]?.stringValue ?? "?"
             let params = element["params"].map { " " + Self.short($0) } ?? ""
             if let id = element["id"] {
+                methods[Self.short(id)] = method
                 let described = "request \(Self.short(id)) \(method)\(params)"
                 byID[Self.short(id)] = described
                 last = described
@@ -134,6 +142,14 @@ struct RequestLog {
             return "\(method) caused by \(request)"
         }
         return last.map { "\(method) after \($0)" }
+    }
+
+    /// A received message as a replay compares it: an answer to `initialize` (alone or in a batch)
+    /// with its `viewModels` reduced to the used types (``UsedTypes``); anything else unchanged.
+    func comparable(_ message: JSONValue, _ used: UsedTypes) -> JSONValue {
+        if let elements = message.arrayValue { return .array(elements.map { comparable($0, used) }) }
+        guard message["method"] == nil, let id = message["id"], methods[Self.short(id)] == "initialize" else { return message }
+        return used.comparable(initializeAnswer: message)
     }
 
     private static func short(_ value: JSONValue) -> String {

@@ -22,6 +22,7 @@ from devloop import DEV, MODEL, PACKAGE, ROOT, DevClient, fixture, nvim_drive, s
 REPLAY = str(Path(DEV).parent / "bindery-replay")
 TESTS = PACKAGE / "Tests" / "greeterTests"
 BUILD = 900  # seconds: the first build of the package's tests (Bindery's testing library in it)
+# The editor's and the page's daemon as the README's "Test it" loop runs it: on the virtual clock.
 DAEMON = [DEV, "--package-path", str(PACKAGE), "--product", "greeter", "--", "--deterministic"]
 
 
@@ -99,6 +100,8 @@ def test_recorded_sessions_become_tests_that_fail_readably_and_record_again(pack
     assert (transcripts / "greet-ada.jsonl").is_file()  # --init's own recorded test
     record_in_neovim(transcripts / "editor.jsonl", tmp_path)
     shutil.copy(record_in_the_page(tmp_path), transcripts / "page.jsonl")
+    for name in ("editor.jsonl", "page.jsonl"):  # the daemon command's --deterministic, in the header
+        assert '"arguments":["--deterministic"]' in (transcripts / name).read_text().splitlines()[0], name
     # Each becomes a test with one line.
     with open(TESTS / "GreetingTests.swift", "a") as tests:
         tests.write('@MainActor @Test func fromTheEditor() async throws { try await Transcript("Transcripts/editor.jsonl").replay(registry) }\n'

@@ -65,3 +65,37 @@ def test_record_mode_writes_what_the_daemon_says_now(tmp_path):
     assert done.returncode == 0 and "recorded" in done.stdout, done.stdout + done.stderr
     assert replay("--daemon", BINDERYD, str(stale)).returncode == 0
     assert "Email looks fine" not in stale.read_text()
+
+
+def edit_initialize(lines, edit):
+    """The transcript's lines with the initialize answer's viewModels passed through edit."""
+    out = []
+    for line in lines:
+        value = json.loads(line)
+        result = value.get("out", {}).get("result") if isinstance(value.get("out"), dict) else None
+        if isinstance(result, dict) and "viewModels" in result:
+            result["viewModels"] = edit(result["viewModels"])
+            line = json.dumps(value, separators=(",", ":"))
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_initialize_counts_only_the_types_the_transcript_uses(tmp_path):
+    """A type added to the daemon (here: one the recording lacks) and the registry's order do not
+    count; a used type's changed schema fails, naming the type and the member."""
+    lines = (ROOT / "Tests" / "Transcripts" / "email-form.jsonl").read_text().splitlines()
+    other = tmp_path / "other-types.jsonl"
+    other.write_text(edit_initialize(lines, lambda schemas: list(reversed([s for s in schemas if s["type"] != "survey"]))))
+    done = replay("--daemon", BINDERYD, str(other))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    def relabel(schemas):
+        for schema in schemas:
+            if schema["type"] == "email":
+                schema["fields"][0]["label"] = "E-mail"
+        return schemas
+    changed = tmp_path / "email-schema.jsonl"
+    changed.write_text(edit_initialize(lines, relabel))
+    done = replay("--daemon", BINDERYD, str(changed))
+    assert done.returncode == 1
+    assert '  result.viewModels.email.fields[0].label: expected "E-mail", actual "Email"' in done.stdout.splitlines(), done.stdout

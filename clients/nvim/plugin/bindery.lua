@@ -50,3 +50,4 @@ command('BinderyLog', function() require('bindery').log() end, { desc = "Show bi
 command('BinderyRecord', function(opts) require('bindery.record').command(opts.args) end, {
   nargs = '+', complete = 'file', desc = 'Record the exchange with the daemon as a transcript: start FILE | stop [FILE]',
 })
+command('BinderyAdvanceClock', function(opts) require('bindery.clock').command(opts.args) end, { nargs = 1, desc = 'Move a --deterministic daemon\'s virtual clock by {ms}' })

@@ -4,6 +4,7 @@
 import { Connection, keepToken } from './connection.js';
 import { Mirror } from './mirror.js';
 import { Recorder, download } from './record.js';
+import { showClock } from './clock.js';
 import { FormView } from './form.js';
 import { parseArgs } from './values.js';
 
@@ -180,13 +181,15 @@ async function ready(hello) {
   try {
     result = await app.connection.request('initialize', {
       clientInfo: { name: 'bindery-web' },
-      capabilities: { splices: true, display: true }, // display: the daemon's text for every value (values.js)
+      // display: the daemon's text for every value (values.js); clock: agreed on a virtual clock (clock.js)
+      capabilities: { splices: true, display: true, clock: true },
     });
   } catch (error) {
     setStatus('error', 'initialize failed: ' + error.message);
     return;
   }
   app.schemas = new Map(result.viewModels.map((schema) => [schema.type, schema]));
+  showClock(app.connection, result.capabilities);
   app.mirror = new Mirror(); // a new daemon client: no sessions yet (recovery opens them again)
   setStatus('live', 'Live: ' + result.serverInfo.name + ' ' + result.serverInfo.version + ' (' + hello.daemon + ')');
   if (app.connectedOnce && app.route === location.hash) {
