@@ -31,18 +31,15 @@ typedef struct {
 extern void swift_enumerateAllMetadataSections(bool (*body)(const metadata_sections *sections, void *context),
                                                void *context) __attribute__((weak));
 
-typedef struct {
-    const void *type;
-    const void *protocol;
-    const int32_t *record;  // the first conformance record of the pair
-} pair;
-
-// An open-addressing hash set of pairs, kept at most half full (doubled when it would not be).
-// Only the records of the protocols Bindery asks about are kept (see below): a few hundred of the
-// program's thousands, so the set stays a few pages — at start-up, every page touched is a fault.
-static pair *slots;
+// The conformance records of the indexed protocols, in an open-addressing hash set keyed by
+// (type descriptor, protocol descriptor), kept at most three quarters full (doubled when it would
+// not be).
+// A slot holds only the record, whose own fields give the pair: 8 bytes a slot, not 24, since at
+// start-up every page touched is a fault (the seeds' daemon keeps 590 records of the program's
+// thousands: Foundation's types are Codable, Error, RawRepresentable, Sequences).
+static const int32_t **slots;
 static size_t slot_mask;
-static size_t pair_count;
+static size_t record_count;
 static bool out_of_memory;
 static pthread_once_t built = PTHREAD_ONCE_INIT;
 
@@ -52,40 +49,56 @@ static const void *relative(const int32_t *field) {
     return *field == 0 ? NULL : (const char *)field + *field;
 }
 
+// A ProtocolConformanceDescriptor's protocol: relative, indirect when its low bit is set.
+static const void *record_protocol(const int32_t *record) {
+    int32_t offset = record[0];
+    const void *protocol = (const char *)&record[0] + (offset & ~1);
+    return offset & 1 ? *(const void *const *)protocol : protocol;
+}
+
+// Its type's nominal descriptor, direct or indirect; NULL for an Objective-C class.
+static const void *record_type(const int32_t *record) {
+    switch (((uint32_t)record[3] >> 3) & 0x7) {
+    case 0: return relative(&record[1]);
+    case 1: return *(const void *const *)relative(&record[1]);
+    default: return NULL;
+    }
+}
+
 static size_t slot_of(const void *type, const void *protocol) {
     uintptr_t hash = ((uintptr_t)type * 0x9E3779B97F4A7C15u) ^ ((uintptr_t)protocol * 0xC2B2AE3D27D4EB4Fu);
     return (size_t)(hash ^ (hash >> 29)) & slot_mask;
 }
 
-static void place(pair entry) {
-    size_t slot = slot_of(entry.type, entry.protocol);
-    while (slots[slot].type) slot = (slot + 1) & slot_mask;
-    slots[slot] = entry;
+static void place(const int32_t *record) {
+    size_t slot = slot_of(record_type(record), record_protocol(record));
+    while (slots[slot]) slot = (slot + 1) & slot_mask;
+    slots[slot] = record;
 }
 
 static bool grow(void) {
     size_t old_size = slot_mask + 1;
-    pair *old = slots;
-    slots = calloc(old_size * 2, sizeof(pair));
+    const int32_t **old = slots;
+    slots = calloc(old_size * 2, sizeof *slots);
     if (!slots) {
         slots = old;
         return false;
     }
     slot_mask = old_size * 2 - 1;
     for (size_t i = 0; i < old_size; i++) {
-        if (old[i].type) place(old[i]);
+        if (old[i]) place(old[i]);
     }
     free(old);
     return true;
 }
 
+// The first record of a pair is kept.
 static void add(const void *type, const void *protocol, const int32_t *record) {
     size_t slot = slot_of(type, protocol);
-    while (slots[slot].type) {
-        if (slots[slot].type == type && slots[slot].protocol == protocol) return;
-        slot = (slot + 1) & slot_mask;
+    for (; slots[slot]; slot = (slot + 1) & slot_mask) {
+        if (record_type(slots[slot]) == type && record_protocol(slots[slot]) == protocol) return;
     }
-    if ((pair_count + 1) * 2 > slot_mask + 1) {
+    if ((record_count + 1) * 4 > (slot_mask + 1) * 3) {
         if (!grow()) {
             out_of_memory = true;
             return;
@@ -93,15 +106,15 @@ static void add(const void *type, const void *protocol, const int32_t *record) {
         add(type, protocol, record);
         return;
     }
-    slots[slot] = (pair){type, protocol, record};
-    pair_count++;
+    slots[slot] = record;
+    record_count++;
 }
 
-static const pair *find(const void *type, const void *protocol) {
+static const int32_t *find(const void *type, const void *protocol) {
     pthread_once(&built, build);
     if (!slots) return NULL;
-    for (size_t slot = slot_of(type, protocol); slots[slot].type; slot = (slot + 1) & slot_mask) {
-        if (slots[slot].type == type && slots[slot].protocol == protocol) return &slots[slot];
+    for (size_t slot = slot_of(type, protocol); slots[slot]; slot = (slot + 1) & slot_mask) {
+        if (record_type(slots[slot]) == type && record_protocol(slots[slot]) == protocol) return slots[slot];
     }
     return NULL;
 }
@@ -139,42 +152,35 @@ static bool read_image(const metadata_sections *sections, void *context) {
     const int32_t *entries = (const int32_t *)sections->protocol_conformances.start;
     size_t count = sections->protocol_conformances.length / sizeof(int32_t);
     for (size_t i = 0; i < count && !out_of_memory; i++) {
-        // A relative pointer to a ProtocolConformanceDescriptor: protocol (relative, indirect when
-        // its low bit is set), type reference, witness table pattern, flags.
+        // A relative pointer to a ProtocolConformanceDescriptor: protocol, type reference,
+        // witness table pattern, flags.
         const int32_t *record = relative(&entries[i]);
         if (!record) continue;
-        int32_t protocol_offset = record[0];
-        const void *protocol = (const char *)&record[0] + (protocol_offset & ~1);
-        if (protocol_offset & 1) protocol = *(const void *const *)protocol;
+        const void *protocol = record_protocol(record);
         if (!protocol || !bindery_conformance_protocol_is_indexed(protocol)) continue;
-        uint32_t flags = (uint32_t)record[3];
-        const void *type;
-        switch ((flags >> 3) & 0x7) {
-        case 0: type = relative(&record[1]); break;                                  // direct descriptor
-        case 1: type = *(const void *const *)relative(&record[1]); break;            // indirect descriptor
-        default: continue;                                                            // Objective-C classes
-        }
+        const void *type = record_type(record);
         if (type) add(type, protocol, record);
     }
     return true;
 }
 
+// 1,024 slots to start with (8 KB, two pages): enough for the seeds' daemon's 590 records.
 static void build(void) {
     if (!swift_enumerateAllMetadataSections) return;
-    slots = calloc(256, sizeof(pair));
+    slots = calloc(1024, sizeof *slots);
     if (!slots) return;
-    slot_mask = 255;
+    slot_mask = 1023;
     swift_enumerateAllMetadataSections(read_image, NULL);
     if (out_of_memory) {  // a partial index would answer "no" wrongly: none at all answers "may"
         free(slots);
         slots = NULL;
-        pair_count = 0;
+        record_count = 0;
     }
 }
 
 size_t bindery_conformance_record_count(void) {
     pthread_once(&built, build);
-    return pair_count;
+    return record_count;
 }
 
 int bindery_has_conformance_record(const void *type_descriptor, const void *protocol_descriptor) {
@@ -195,9 +201,9 @@ extern const void *swift_getWitnessTable(const void *conformance, const void *ty
 // up: a protocol's own conformance, global-actor isolation, which a cast checks).
 const void *bindery_conformance_witness_table(const void *type_metadata, const void *type_descriptor,
                                               const void *protocol_descriptor) {
-    const pair *found = find(type_descriptor, protocol_descriptor);
-    if (!found || !swift_getWitnessTable) return NULL;
-    uint32_t flags = (uint32_t)found->record[3];
+    const int32_t *record = find(type_descriptor, protocol_descriptor);
+    if (!record || !swift_getWitnessTable) return NULL;
+    uint32_t flags = (uint32_t)record[3];
     if (flags & 0xFFFC0000u || flags & 0xFF00u) return NULL;
-    return swift_getWitnessTable(found->record, type_metadata, NULL);
+    return swift_getWitnessTable(record, type_metadata, NULL);
 }
