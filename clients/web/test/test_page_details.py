@@ -49,11 +49,31 @@ def test_enter_logs_in_the_card_keeps_its_width_and_the_result_is_announced(page
     screenshot(page, form, "login")
 
 
+def test_a_boolean_reads_yes_or_no_marked_and_a_screen_reader_hears_the_word(page: Page) -> None:
+    form = page.go("#/login").form("login")
+    can = member(form, "loginInputValid")
+
+    def seen(element: Any) -> Any:
+        """What a person sees: the word and the mark before it (the mark's alternative text is empty)."""
+        return page.driver.execute_script(
+            "const e = arguments[0].querySelector('.yes-no'); if (!e) return null;"
+            "const before = getComputedStyle(e, '::before');"
+            "return [e.textContent, before.content, e.dataset.value]", element)
+
+    assert seen(can) == ["No", '"✗" / ""', "false"]
+    row = can.find_element("xpath", "ancestor::*[contains(@class, 'row')][1]")
+    assert row.text.replace("\n", " ").startswith("Can log in")
+    control(form, "firstName").send_keys("Ada")
+    control(form, "lastName").send_keys("Lovelace")
+    page.wait_until(lambda _: seen(can) == ["Yes", '"✓" / ""', "true"], message="never Yes")
+    assert seen(member(form, "userLoadingInProgress"))[0] == "No"
+
+
 def test_an_error_is_announced_and_enter_in_an_empty_form_runs_nothing(page: Page) -> None:
     form = page.go("#/login").form("login")
     control(form, "firstName").send_keys("\n")  # Login is not enabled: nothing is sent
     page.wait_until(lambda _: announced(page) == "Login is not available now", message="not said")
-    assert member(form, "userLoadingInProgress").text == "false"
+    assert member(form, "userLoadingInProgress").text == "No"
     control(form, "firstName").send_keys("Mallory")
     control(form, "lastName").send_keys("Smith\n")
     result = form.find_element("css selector", "output[data-result-of='login']")
