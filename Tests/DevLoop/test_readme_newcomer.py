@@ -212,3 +212,16 @@ vim.cmd('qa!')
         found = subprocess.run(["pgrep", "-f", "--", "--listen " + socket], capture_output=True, text=True).stdout
         for pid in found.split():
             os.kill(int(pid), signal.SIGTERM)
+
+
+def prebuild():
+    """scripts/test's build lane: the package the newcomer will make, made and built as bindery-dev
+    builds it, so that the suite finds Bindery compiled in it (a cold build, outside its time)."""
+    package = fresh_home("home") / "greeter"
+    package.mkdir(exist_ok=True)
+    subprocess.run([DEV, "--init"], cwd=str(package), check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["swift", "build", "--package-path", str(package), "--product", "greeter"], check=True)
+
+
+if __name__ == "__main__":
+    prebuild()  # python3 Tests/DevLoop/test_readme_newcomer.py
