@@ -17,6 +17,7 @@ but for `greeter/.build` (SwiftPM's build of Bindery in the package: cold, 35 s 
 """
 import getpass
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -166,6 +167,26 @@ def test_a_form_of_their_own_in_the_browser(newcomer):
     command = readme_command("bindery-web --daemon")
     assert command == "bindery-web --daemon 'bindery-dev --product greeter'", command
     greet_in_the_browser(*newcomer, command)
+
+
+def test_the_readmes_emacs_start_from_any_folder(newcomer, tmp_path):
+    """README.md's Emacs command as written, from a folder that is not the checkout (in batch, not
+    -nw, and opening email for the person who would pick it): the installed package's form."""
+    home, _ = newcomer
+    command = readme_command("emacs -nw -Q ")
+    assert command.endswith(" -f bindery-open"), command
+    out = tmp_path / "form.txt"
+    lisp = """(let ((form (bindery-open "email")))
+  (with-timeout (60 nil)
+    (while (not (string-match-p "Valid" (with-current-buffer form (buffer-string))))
+      (accept-process-output nil 0.1)))
+  (let ((text (with-current-buffer form (buffer-substring-no-properties (point-min) (point-max)))))
+    (with-temp-file %s (insert text)))
+  (bindery-shutdown))""" % json.dumps(str(out))
+    script = command.replace("emacs -nw ", "emacs --batch ", 1).replace(" -f bindery-open", " --eval " + shlex.quote(lisp))
+    done = login_shell(home, script, tmp_path)
+    assert out.exists(), done.stderr[-2000:]
+    assert "email" in out.read_text() and "Valid" in out.read_text(), out.read_text()
 
 
 def test_before_the_path_line_neovim_and_bindery_web_find_bindery_dev(newcomer, tmp_path):
