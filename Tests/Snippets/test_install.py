@@ -94,6 +94,26 @@ def test_install_defaults_to_home_local_bin(sandbox: Sandbox, tmp_path: Path) ->
     assert str(home / ".local" / "bin" / "binderyd") in done.stdout
 
 
+def test_install_puts_the_editor_plugins_where_the_editors_find_them(sandbox: Sandbox, tmp_path: Path) -> None:
+    """Neovim's as a package of its own site folder (loaded with no configuration), Emacs's in a
+    site-lisp folder; a second install replaces each folder whole (nothing stale stays)."""
+    home = tmp_path / "home"
+    env = dict(sandbox.env(), HOME=str(home), PATH="/usr/bin:/bin")
+    env.pop("XDG_DATA_HOME", None)
+    assert install(sandbox, env=env).returncode == 0
+    nvim = home / ".local" / "share" / "nvim" / "site" / "pack" / "bindery" / "start" / "bindery"
+    emacs = home / ".local" / "share" / "emacs" / "site-lisp" / "bindery"
+    for name in ("plugin/bindery.lua", "lua/bindery/init.lua", "doc/bindery.txt", "doc/tags"):
+        assert filecmp.cmp(nvim / name, REPO / "clients" / "nvim" / name, shallow=False), name
+    assert sorted(path.name for path in emacs.iterdir()) == sorted(
+        path.name for path in (REPO / "clients" / "emacs").glob("*.el"))
+    (nvim / "lua" / "bindery" / "gone.lua").write_text("-- a file an older Bindery had\n")
+    again = install(sandbox, "--prefix", str(home / ".local"), env=env)
+    assert again.returncode == 0 and not (nvim / "lua" / "bindery" / "gone.lua").exists()
+    assert "installed the Neovim plugin to %s" % nvim in again.stdout
+    assert not [path.name for path in nvim.parent.iterdir() if path.name.startswith(".")]
+
+
 def test_install_refuses_what_is_not_binderyd(sandbox: Sandbox, tmp_path: Path) -> None:
     env = dict(sandbox.env(), HOME=str(tmp_path))
     for source in ("/bin/true", str(tmp_path / "missing")):

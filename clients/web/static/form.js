@@ -15,7 +15,7 @@
 // `data-session`: its controls, buttons and outputs have the same hooks as a form's, scoped there.
 
 import { SessionModel } from './model.js';
-import { controlKind, inlineText, parseArgs, refusal } from './values.js';
+import { controlKind, inlineText, memberLabel, parseArgs, refusal } from './values.js';
 import { ConnectionLost } from './connection.js';
 
 const DEBOUNCE_MS = 150;
@@ -37,6 +37,7 @@ function el(tag, attributes = {}, ...children) {
  * `{commands(itemsType) -> [command], press(command, element)}`.
  */
 export function valueNode(type, value, shown, rows = null) {
+  if (type.type === 'boolean' && typeof value === 'boolean') return yesNoNode(value);
   if (typeof shown === 'string') return document.createTextNode(shown);
   if (value === null || value === undefined) return document.createTextNode('');
   if (Array.isArray(value)) {
@@ -44,7 +45,7 @@ export function valueNode(type, value, shown, rows = null) {
     if (items.type === 'object') {
       const commands = rows ? rows.commands(items) : [];
       const table = el('table', { class: 'rows' },
-        el('thead', {}, el('tr', {}, ...items.members.map((member) => el('th', {}, member.name)),
+        el('thead', {}, el('tr', {}, ...columns(items).map((member) => el('th', {}, memberLabel(member))),
           ...(commands.length ? [el('th', {})] : []))),
         el('tbody', {}, ...value.map((element) => rowNode(items, element, rows))));
       return table;
@@ -71,6 +72,11 @@ function boolNode(value) {
   return el('span', { class: 'bool', 'data-value': String(value), role: 'img', 'aria-label': word, title: word }, value ? '✓' : '✗');
 }
 
+/** A boolean member of a form: Yes or No, marked ✓ or ✗ (app.css), rather than the daemon's true/false. */
+function yesNoNode(value) {
+  return el('span', { class: 'yes-no', 'data-value': String(value) }, value ? 'Yes' : 'No');
+}
+
 /** A UUID in a table cell: its first 8 digits, the whole in the tooltip (and for screen readers). */
 function shortIdNode(value) {
   return el('span', { class: 'short-id', 'data-format': 'uuid', 'data-full': value, title: value, 'aria-label': value },
@@ -82,9 +88,23 @@ function cellNode(member, value) {
   return elementNode(member, value);
 }
 
+/**
+ * A row's identity (an `id` member, Identifiable's) is no reading matter: it is left out of the
+ * columns and kept in the row's tooltip and `data-id`.
+ */
+function isRowId(member) {
+  return member.name === 'id';
+}
+
+function columns(items) {
+  return items.members.filter((member) => !isRowId(member));
+}
+
 function rowNode(items, element, rows) {
   const commands = rows ? rows.commands(items) : [];
-  const row = el('tr', {}, ...items.members.map((member) =>
+  const identity = items.members.find(isRowId);
+  const id = identity && element[identity.name] !== undefined && element[identity.name] !== null ? String(element[identity.name]) : null;
+  const row = el('tr', { 'data-id': id, title: id === null ? null : 'ID ' + id }, ...columns(items).map((member) =>
     el('td', { 'data-name': member.name }, member.name in element ? cellNode(member, element[member.name]) : '')));
   if (commands.length) {
     row.append(el('td', { class: 'row-actions' }, ...commands.flatMap((command, i) => {

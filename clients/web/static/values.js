@@ -23,6 +23,41 @@ export function memberText(value, display) {
   return JSON.stringify(value);
 }
 
+/**
+ * A member's label: its own, else derived from its name as the daemon derives a field's
+ * (Exposure.swift, defaultLabel): "isDone" -> "Is done", "placedOrderID" -> "Placed order ID",
+ * "URLString" -> "URL string". A list's struct members come with names only.
+ */
+export function memberLabel(member) {
+  if (typeof member.label === 'string') return member.label;
+  const name = member.name;
+  const upper = (i) => i < name.length && name[i] >= 'A' && name[i] <= 'Z';
+  const lower = (i) => i < name.length && name[i] >= 'a' && name[i] <= 'z';
+  const words = [];
+  let start = 0;
+  let index = 0;
+  while (index < name.length) {
+    let run = index;
+    while (upper(run)) run += 1;
+    if (run - index > 1) { // a run of capitals: an acronym, kept as it is ("IDs" takes its s)
+      let end = run;
+      if (lower(run)) end = name[run] === 's' && !lower(run + 1) ? run + 1 : run - 1;
+      if (start < index) words.push(name.slice(start, index).toLowerCase());
+      words.push(name.slice(index, end));
+      start = index = end;
+      continue;
+    }
+    if (upper(index) && start < index) {
+      words.push(name.slice(start, index).toLowerCase());
+      start = index;
+    }
+    index += 1;
+  }
+  if (start < name.length) words.push(name.slice(start).toLowerCase());
+  const sentence = words.join(' ');
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
 /** The words shown when the daemon refused a write: what it expected, for text it could not read. */
 export function refusal(error) {
   const data = error && error.data;

@@ -210,9 +210,13 @@ class Page:
         return self.wait_until(found, timeout, "no %s form in state %s" % (type_name, state))
 
     def wait_until(self, condition: Callable[[Any], Any], timeout: float = 10, message: str = "") -> Any:
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import WebDriverWait
         self.focus()
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(condition, message)
+        # An element found and then drawn away before it was read (a row removed between the two)
+        # is a condition not met yet: asked again, not an error.
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(condition, message)
 
     def wait_text(self, element: Any, expected: Any, timeout: float = 10) -> str:
         """Waits until `element`'s text equals `expected` (or satisfies it, when callable)."""

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 
 import { SessionModel } from '../static/model.js';
 import { Mirror, applySplice, sameValue } from '../static/mirror.js';
-import { controlKind, memberText, parseArgs, inlineText, refusal } from '../static/values.js';
+import { controlKind, memberLabel, memberText, parseArgs, inlineText, refusal } from '../static/values.js';
 
 const email = {
   type: 'email', schemaHash: 'cfb889dd8d9bfc95', commands: [],
@@ -118,4 +118,11 @@ test('display: the daemon\'s text follows each value; a text write shows what wa
   assert.equal(model.text('n'), '3');
   mirror.didChange({ session: 1, revision: 2, changes: { n: null }, display: {} });
   assert.equal(model.text('n'), '');
+});
+
+test("a list's struct members are labelled as the daemon labels fields (Exposure.swift's examples)", () => {
+  const labels = ['firstName', 'placedOrderID', 'favoriteIDs', 'urlString', 'URLString', 'isDone', 'due']
+    .map((name) => memberLabel({ name }));
+  assert.deepEqual(labels, ['First name', 'Placed order ID', 'Favorite IDs', 'Url string', 'URL string', 'Is done', 'Due']);
+  assert.equal(memberLabel({ name: 'isDone', label: 'Done' }), 'Done');
 });

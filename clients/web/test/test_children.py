@@ -103,12 +103,12 @@ def test_tabbed_app_children_rows_and_detail(app: Page) -> None:  # noqa: F811
 
     # The clock tab's timer, on the real clock (a tick a second).
     control(clock, "start").click()
-    app.wait_text(member(clock, "isRunning"), "true")
+    app.wait_text(member(clock, "isRunning"), "Yes")
     app.wait_until(lambda _: int(member(clock, "ticks").text) >= 1, timeout=5, message="no tick")
     control(clock, "stop").click()
-    app.wait_text(member(clock, "isRunning"), "false")
+    app.wait_text(member(clock, "isRunning"), "No")
 
     # The profile tab's field.
     control(profile, "name").send_keys("Ada")
-    app.wait_text(member(profile, "canSave"), "true")
+    app.wait_text(member(profile, "canSave"), "Yes")
     assert daemon_state(app)["profileTab"] == {"session": int(profile.get_attribute("data-session"))}

@@ -30,13 +30,13 @@ def test_email_is_validated_while_typing(page: Page) -> None:
     email.send_keys("ada@example")
     page.wait_text(member(form, "validationMessage"), "Email is invalid")
     email.send_keys(".com")
-    page.wait_text(member(form, "isValid"), "true")
+    page.wait_text(member(form, "isValid"), "Yes")
     assert member(form, "validationMessage").text == "Email is valid"
     # Still typing: the field kept focus and every keystroke.
     assert page.driver.switch_to.active_element == email
     assert field_value(form, "email") == "ada@example.com"
     email.send_keys("!")
-    page.wait_text(member(form, "isValid"), "false")
+    page.wait_text(member(form, "isValid"), "No")
 
 
 def test_fast_typing_loses_no_keystroke(page: Page) -> None:
@@ -46,7 +46,7 @@ def test_fast_typing_loses_no_keystroke(page: Page) -> None:
     for chunk in (text[:9], text[9:18], text[18:]):
         email.send_keys(chunk)
         time.sleep(0.16)  # about the debounce: writes go out while the next keys come
-    page.wait_text(member(form, "isValid"), "true")
+    page.wait_text(member(form, "isValid"), "Yes")
     time.sleep(0.3)
     assert field_value(form, "email") == text
     state = page.driver.execute_script(
@@ -65,7 +65,7 @@ def test_login_is_busy_for_its_second_and_a_half_then_shows_the_user(page: Page)
     started = time.monotonic()
     page.wait_until(lambda _: button.get_attribute("aria-busy") == "true", message="never busy")
     assert not button.is_enabled()
-    page.wait_text(member(form, "userLoadingInProgress"), "true")
+    page.wait_text(member(form, "userLoadingInProgress"), "Yes")
     result = form.find_element("css selector", "[data-result-of='login']")
     page.wait_text(result, lambda text: "authToken: 123adasdsadasdasdasdd" in text, timeout=8)
     elapsed = time.monotonic() - started
@@ -74,7 +74,7 @@ def test_login_is_busy_for_its_second_and_a_half_then_shows_the_user(page: Page)
     assert button.get_attribute("aria-busy") == "false" and button.is_enabled()
     user = member(form, "loggedInUser")
     assert "Lovelace" in user.text and "123adasdsadasdasdasdd" in user.text
-    assert member(form, "userLoadingInProgress").text == "false"
+    assert member(form, "userLoadingInProgress").text == "No"
 
 
 def test_a_failed_login_shows_its_error_beside_the_button(page: Page) -> None:
@@ -220,15 +220,15 @@ def test_undo_and_redo_go_to_the_daemon(page: Page) -> None:
     form = page.go("#/email").form("email")
     email = control(form, "email")
     email.send_keys("ada@example.com")
-    page.wait_text(member(form, "isValid"), "true")
+    page.wait_text(member(form, "isValid"), "Yes")
     undo = form.find_element("css selector", "button[data-action='undo']")
     redo = form.find_element("css selector", "button[data-action='redo']")
     undo.click()
     page.wait_until(lambda _: field_value(form, "email") == "", message="undo did not clear the field")
-    page.wait_text(member(form, "isValid"), "false")
+    page.wait_text(member(form, "isValid"), "No")
     redo.click()
     page.wait_until(lambda _: field_value(form, "email") == "ada@example.com")
-    page.wait_text(member(form, "isValid"), "true")
+    page.wait_text(member(form, "isValid"), "Yes")
     undo.click()
     page.wait_until(lambda _: field_value(form, "email") == "")
     undo.click()

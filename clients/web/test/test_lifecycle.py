@@ -30,7 +30,7 @@ def test_a_dead_daemon_is_said_and_the_page_reconnects_by_itself_with_the_form(
     page = Page(driver, tabs["other"].handle, bridge).load("#/email")
     form = page.form("email")
     control(form, "email").send_keys("ada@example.com")
-    page.wait_text(member(form, "isValid"), "true")
+    page.wait_text(member(form, "isValid"), "Yes")
     first = int(pids.read_text().split()[-1])
     # Every status the page shows, with its form as it was then (the page reconnects by itself).
     page.driver.execute_script("""
@@ -57,11 +57,11 @@ def test_a_dead_daemon_is_said_and_the_page_reconnects_by_itself_with_the_form(
     history = form.find_elements("css selector", "button[data-action='undo'], button[data-action='redo']")
     assert [button.is_enabled() for button in history] == [True, True]
     assert control(form, "email").get_attribute("value") == "ada@example.com"
-    assert member(form, "isValid").text == "true"
+    assert member(form, "isValid").text == "Yes"
     second = int(pids.read_text().split()[-1])
     assert second != first
     control(form, "email").send_keys("!")
-    page.wait_text(member(form, "isValid"), "false")
+    page.wait_text(member(form, "isValid"), "No")
 
 
 def test_a_daemon_that_cannot_start_is_said(driver: Any, tabs: Dict[str, Page],
@@ -86,7 +86,7 @@ def test_a_restarted_bridge_is_reconnected_and_the_forms_recovered(
     control(survey, "name").send_keys("Ada")
     email = page.form("email")
     control(email, "email").send_keys("ada@example.com")
-    page.wait_text(member(email, "isValid"), "true")
+    page.wait_text(member(email, "isValid"), "Yes")
     page.wait_text(member(survey, "prettyString"), lambda text: text.startswith("Name: Ada\n"))
 
     first.stop()
@@ -104,9 +104,9 @@ def test_a_restarted_bridge_is_reconnected_and_the_forms_recovered(
     page.wait_text(member(survey, "prettyString"),
                    lambda text: text.startswith("Name: Ada\nCompany: Engines\n"))
     assert control(email, "email").get_attribute("value") == "ada@example.com"
-    assert member(email, "isValid").text == "true"
+    assert member(email, "isValid").text == "Yes"
     control(email, "email").send_keys("!")
-    page.wait_text(member(email, "isValid"), "false")
+    page.wait_text(member(email, "isValid"), "No")
 
     # A bridge with another token refuses the page, which says so instead of retrying.
     second.stop()

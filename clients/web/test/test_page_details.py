@@ -2,7 +2,7 @@
 what a screen reader is told, argument boxes, text that fits, the dark scheme and the 403 page.
 
 BINDERY_WEB_SCREENSHOTS=clients/web takes the README's pictures in light and dark
-(login.png, login-dark.png, todo.png, todo-dark.png, refused-dark.png).
+(login.png, todo.png, refused.png and their -dark.png twins).
 """
 from __future__ import annotations
 
@@ -46,14 +46,38 @@ def test_enter_logs_in_the_card_keeps_its_width_and_the_result_is_announced(page
     page.wait_until(lambda _: announced(page).startswith("Login: → firstName: Ada"), message="not announced")
     live = page.driver.find_element("id", "announce")
     assert live.get_attribute("aria-live") == "polite" and live.rect["width"] <= 1  # heard, not seen
-    screenshot(page, form, "login")
+    if SHOTS:  # the whole page: the header (its status and the Record button) and the form
+        size = page.driver.get_window_size()
+        page.driver.set_window_size(640, 700)
+        screenshot(page, page.driver.find_element("tag name", "body"), "login")
+        page.driver.set_window_size(size["width"], size["height"])
+
+
+def test_a_boolean_reads_yes_or_no_marked_and_a_screen_reader_hears_the_word(page: Page) -> None:
+    form = page.go("#/login").form("login")
+    can = member(form, "loginInputValid")
+
+    def seen(element: Any) -> Any:
+        """What a person sees: the word and the mark before it (the mark's alternative text is empty)."""
+        return page.driver.execute_script(
+            "const e = arguments[0].querySelector('.yes-no'); if (!e) return null;"
+            "const before = getComputedStyle(e, '::before');"
+            "return [e.textContent, before.content, e.dataset.value]", element)
+
+    assert seen(can) == ["No", '"✗" / ""', "false"]
+    row = can.find_element("xpath", "ancestor::*[contains(@class, 'row')][1]")
+    assert row.text.replace("\n", " ").startswith("Can log in")
+    control(form, "firstName").send_keys("Ada")
+    control(form, "lastName").send_keys("Lovelace")
+    page.wait_until(lambda _: seen(can) == ["Yes", '"✓" / ""', "true"], message="never Yes")
+    assert seen(member(form, "userLoadingInProgress"))[0] == "No"
 
 
 def test_an_error_is_announced_and_enter_in_an_empty_form_runs_nothing(page: Page) -> None:
     form = page.go("#/login").form("login")
     control(form, "firstName").send_keys("\n")  # Login is not enabled: nothing is sent
     page.wait_until(lambda _: announced(page) == "Login is not available now", message="not said")
-    assert member(form, "userLoadingInProgress").text == "false"
+    assert member(form, "userLoadingInProgress").text == "No"
     control(form, "firstName").send_keys("Mallory")
     control(form, "lastName").send_keys("Smith\n")
     result = form.find_element("css selector", "output[data-result-of='login']")

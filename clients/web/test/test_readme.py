@@ -44,3 +44,13 @@ def test_sh_block(line: int, code: str, binderyd: str) -> None:
     if "curl" in code:  # the session block: what its comments say
         assert done.stdout.split("\n")[:3] == ["200", "403", "403"], done.stdout
         assert "refused GET /ping: no token" in done.stdout and "cross-origin request (Origin http://evil.example)" in done.stdout
+
+
+def test_every_picture_in_the_folder_is_in_the_readme_and_every_picture_it_shows_is_there() -> None:
+    """A picture nobody sees, or a broken one, is a stale one: the pictures are the tests' own
+    (BINDERY_WEB_SCREENSHOTS=clients/web), taken again when the page changes."""
+    with open(README, encoding="utf-8") as handle:
+        shown = set(re.findall(r"!\[[^\]]*\]\(([^)\s]+)\)", handle.read()))
+    present = {name for name in os.listdir(WEB) if name.endswith(".png")}
+    assert shown - present == set(), "the README shows pictures that are not there"
+    assert present - shown == set(), "pictures the README does not show"

@@ -153,7 +153,7 @@ def test_a_python_script_driving_a_keyed_session_is_seen_live(two: Dict[str, Pag
         worker = threading.Thread(target=lambda: result.update(user=login.invoke("login", timeout=10)))
         worker.start()
         page.wait_until(lambda _: button.get_attribute("aria-busy") == "true", message="busy while the script's login runs")
-        page.wait_text(member(form, "userLoadingInProgress"), "true")
+        page.wait_text(member(form, "userLoadingInProgress"), "Yes")
         worker.join(10)
         assert result["user"]["authToken"] == "123adasdsadasdasdasdd"
         page.wait_text(member(form, "loggedInUser"), lambda text: "123adasdsadasdasdasdd" in text)
@@ -180,7 +180,7 @@ def test_the_default_daemon_is_the_shared_one(start_bridge: Callable[..., Bridge
             session = client.open("email", key="auto-key")
             session.set("email", "ada@example.com")
             page.wait_until(lambda _: control(form, "email").get_attribute("value") == "ada@example.com")
-            page.wait_text(member(form, "isValid"), "true")
+            page.wait_text(member(form, "isValid"), "Yes")
     finally:
         bridge.stop()
         stop_daemons(auto)

@@ -149,17 +149,18 @@ def test_todo_list_two_added_one_toggled_by_its_row_button(app: Page) -> None:
         app.wait_until(lambda _: title in member(form, "items").text, message="no " + title)
     app.wait_text(member(form, "remainingCount"), "2")
     rows = member(form, "items").find_elements("css selector", "tbody tr")
-    # isDone is a glyph whose word a screen reader reads; the id its first 8 digits, whole in its tooltip.
-    assert [[cell.text for cell in row.find_elements("css selector", "td")][1:] for row in rows] == [
+    # isDone is a glyph whose word a screen reader reads; the id is no column, but the row's tooltip.
+    assert [[cell.text for cell in row.find_elements("css selector", "td")] for row in rows] == [
         ["Buy milk", "✗", "", "Toggle Delete"], ["Call Ada", "✗", "", "Toggle Delete"]]
+    headers = member(form, "items").find_elements("css selector", "thead th")
+    assert [header.text for header in headers] == ["Title", "Is done", "Due", ""]
     flag = rows[0].find_element("css selector", "td[data-name='isDone'] .bool")
     assert (flag.get_attribute("role"), flag.get_attribute("aria-label"), flag.get_attribute("data-value")) == (
         "img", "no", "false")
-    short = rows[0].find_element("css selector", "td[data-name='id'] .short-id")
-    full = short.get_attribute("title")
-    assert re.fullmatch(r"[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", full), full
-    assert short.text == full[:8] + "…" and short.get_attribute("aria-label") == full
-    assert full == daemon_state(app)["items"][0]["id"].lower() or full == daemon_state(app)["items"][0]["id"]
+    full = rows[0].get_attribute("data-id")
+    assert re.fullmatch(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}", full), full
+    assert rows[0].get_attribute("title") == "ID " + full
+    assert full == daemon_state(app)["items"][0]["id"]
     # Toggle on the second row: the row, as shown, is the command's argument.
     rows[1].find_element("css selector", "button[data-row-command='toggle']").click()
     app.wait_text(member(form, "remainingCount"), "1")
