@@ -53,7 +53,7 @@ def test_the_clock_control_and_a_recording_that_replays_exactly(driver: Any, sta
     control(tab, "add").click()  # a splice: the rows kept the first
     page.wait_until(lambda _: row_ids(tab) == ["1", "2"], message="no second row")
     control(ticking, "start").click()
-    page.wait_text(member(ticking, "isRunning"), "true")
+    page.wait_text(member(ticking, "isRunning"), "Yes")
     advance(page, 3000, 3000)
     page.wait_text(member(ticking, "ticks"), "3")
 
