@@ -22,10 +22,18 @@ public enum UnixSocket {
     /// Binds a new socket at `path` and listens on it; the socket file is created readable and
     /// writable by its owner only (mode 0600: the umask is narrowed around `bind`, then the mode
     /// set again). The path must not exist. Returns the non-blocking listening descriptor.
+    ///
+    /// The socket is bound under a name beside `path` (`path.new`) and renamed to `path` once it
+    /// listens, so a client that finds `path` never meets a socket not listening yet (connect
+    /// answers ECONNREFUSED in that window: a test that waited for the file met it under load). The
+    /// caller owns the directory (its lock file held): a `path.new` there is a leftover of its own.
     public static func listen(at path: String, backlog: Int32 = 128) throws(Failure) -> Int32 {
+        let staging = path + ".new"
+        let bindPath = staging.utf8.count <= maximumPathLength ? staging : path  // a path at the limit binds in place
+        if bindPath != path { unlink(bindPath) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure("cannot create a socket for", path) }
-        var address = try self.address(path)
+        var address = try self.address(bindPath)
         let previous = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -36,13 +44,20 @@ public enum UnixSocket {
         umask(previous)
         guard bound == 0 else {
             Glibc.close(descriptor)
-            throw Failure("cannot bind", path, code)
+            throw Failure("cannot bind", bindPath, code)
         }
-        chmod(path, 0o600)
+        chmod(bindPath, 0o600)
         guard Glibc.listen(descriptor, backlog) == 0 else {
             let code = errno
             Glibc.close(descriptor)
-            throw Failure("cannot listen on", path, code)
+            unlink(bindPath)
+            throw Failure("cannot listen on", bindPath, code)
+        }
+        if bindPath != path, rename(bindPath, path) != 0 {
+            let code = errno
+            Glibc.close(descriptor)
+            unlink(bindPath)
+            throw Failure("cannot move the listening socket to", path, code)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         return descriptor
