@@ -79,7 +79,9 @@ class Client(Hub[Session]):
         does not fit the type fails with SnapshotMismatch. ``session.restored`` tells whether a
         keyed session came back from ``binderyd --state DIR``.
         """
-        return self._run(self._open_flow(type, args, observe, key, timeout, schema_hash, restore))
+        return self._run(self._call_when_connected(
+            None, "session/open", timeout,
+                lambda t: self._open_flow(type, args, observe, key, t, schema_hash, restore)))
 
     def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe): of every type, or only ``type``."""
