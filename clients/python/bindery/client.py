@@ -35,7 +35,8 @@ class Client(Hub[Session]):
     spawning one, starting it (with ``args``) when none answers, unless ``start=False``: sessions
     opened with a ``key`` are then shared with the daemon's other clients — an editor's form, another
     script — and ``close()`` ends this client's connection only. When that daemon dies, the client
-    reconnects on its own (see ``on_connection``) and reopens its keyed sessions.
+    reconnects on its own (see ``on_connection``) and reopens its keyed sessions; a call on one of
+    them made meanwhile (or ``open``) waits for that, within its timeout (see ``reconnecting``).
     """
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
