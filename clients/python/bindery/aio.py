@@ -83,37 +83,41 @@ class AsyncSession(SessionBase):
     async def set(self, field: str, value: Any, timeout: Optional[float] = None, *,
             expected_revision: Optional[int] = None) -> int:
         """Writes a field (setField); returns the revision. See Session.set."""
-        return await self._client._run(self._set_flow(field, value, timeout, expected_revision))
+        return await self._client._run(self._call("setField", timeout,
+            lambda t: self._set_flow(field, value, t, expected_revision)))
 
     async def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
                      native: bool = False, expected_revision: Optional[int] = None) -> Any:
         """Runs a command and returns its result (native values with ``native=True``). See
         Session.invoke; cancelling the task cancels it."""
-        return await self._client._run(self._invoke_flow(command, args, timeout, native, expected_revision))
+        return await self._client._run(self._call("invoke", timeout,
+            lambda t: self._invoke_flow(command, args, t, native, expected_revision)))
 
     async def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""
-        return await self._client._run(self._refresh_flow(timeout))
+        return await self._client._run(self._call("session/state", timeout, self._refresh_flow))
 
     async def undo(self, timeout: Optional[float] = None) -> History:
         """Undoes the last step of this session's writes (session/undo). See Session.undo."""
-        return await self._client._run(self._history_flow("session/undo", timeout))
+        return await self._client._run(self._call("session/undo", timeout,
+            lambda t: self._history_flow("session/undo", t)))
 
     async def redo(self, timeout: Optional[float] = None) -> History:
         """Writes again what the last undo took back (session/redo). See Session.redo."""
-        return await self._client._run(self._history_flow("session/redo", timeout))
+        return await self._client._run(self._call("session/redo", timeout,
+            lambda t: self._history_flow("session/redo", t)))
 
     async def take_snapshot(self, timeout: Optional[float] = None) -> Snapshot:
         """The daemon's snapshot of this session (session/snapshot), for ``open(..., restore=)``."""
-        return await self._client._run(self._take_snapshot_flow(timeout))
+        return await self._client._run(self._call("session/snapshot", timeout, self._take_snapshot_flow))
 
     async def observe(self, names: Iterable[str], timeout: Optional[float] = None) -> Dict[str, Any]:
         """Pushes only these members from now on (session/observe); returns the new ``state``."""
-        return await self._client._run(self._observe_flow(names, timeout))
+        return await self._client._run(self._call("session/observe", timeout, lambda t: self._observe_flow(names, t)))
 
     async def close(self, timeout: Optional[float] = None) -> None:
         """Closes the session. Idempotent."""
-        await self._client._run(self._close_flow(timeout))
+        await self._client._run(self._call("session/close", timeout, self._close_flow))
 
     def on_change(self, callback: AsyncChangeCallback) -> Callable[[], None]:
         """Calls ``callback(changes)`` (a function or a coroutine function) for every change set, in
@@ -205,7 +209,9 @@ class AsyncClient(Hub[AsyncSession]):
                    timeout: Optional[float] = None, *, schema_hash: Optional[str] = None,
                    restore: Optional[Mapping[str, Any]] = None) -> AsyncSession:
         """Opens a session (session/open). See Client.open."""
-        return await self._run(self._open_flow(type, args, observe, key, timeout, schema_hash, restore))
+        return await self._run(self._call_when_connected(
+            None, "session/open", timeout,
+                lambda t: self._open_flow(type, args, observe, key, t, schema_hash, restore)))
 
     async def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe)."""

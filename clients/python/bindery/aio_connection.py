@@ -16,7 +16,7 @@ from .framing import CONTENT_LENGTH
 from .rpc import Pending
 
 if TYPE_CHECKING:
-    from .aio import AsyncSession
+    from .aio import AsyncClient, AsyncSession
 
 __all__ = ["AsyncConnection", "AsyncPending"]
 
@@ -123,6 +123,12 @@ class AsyncConnection(Endpoint):
 
     async def _op_wait_change(self, session: "AsyncSession", seen: int, timeout: Optional[float] = None) -> None:
         await _within(session._wait_for_change(seen), timeout)
+
+    async def _op_wait_reconnect(self, client: "AsyncClient", timeout: Optional[float]) -> None:
+        await client.wait_connected(timeout)
+
+    async def _op_run(self, connection: "AsyncConnection", flow: Flow[T]) -> T:
+        return await connection.run(flow)
 
     # The transport: the asyncio pipe buffers, so writes never block; DRAIN applies back-pressure.
 

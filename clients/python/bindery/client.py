@@ -35,7 +35,8 @@ class Client(Hub[Session]):
     spawning one, starting it (with ``args``) when none answers, unless ``start=False``: sessions
     opened with a ``key`` are then shared with the daemon's other clients — an editor's form, another
     script — and ``close()`` ends this client's connection only. When that daemon dies, the client
-    reconnects on its own (see ``on_connection``) and reopens its keyed sessions.
+    reconnects on its own (see ``on_connection``) and reopens its keyed sessions; a call on one of
+    them made meanwhile (or ``open``) waits for that, within its timeout (see ``reconnecting``).
     """
 
     def __init__(self, daemon: Optional[str] = None, args: Optional[Sequence[str]] = None, *,
@@ -79,7 +80,9 @@ class Client(Hub[Session]):
         does not fit the type fails with SnapshotMismatch. ``session.restored`` tells whether a
         keyed session came back from ``binderyd --state DIR``.
         """
-        return self._run(self._open_flow(type, args, observe, key, timeout, schema_hash, restore))
+        return self._run(self._call_when_connected(
+            None, "session/open", timeout,
+                lambda t: self._open_flow(type, args, observe, key, t, schema_hash, restore)))
 
     def describe(self, type: Optional[str] = None, timeout: Optional[float] = None) -> List[Dict[str, Any]]:
         """The schemas (viewModels/describe): of every type, or only ``type``."""

@@ -19,6 +19,7 @@ from .framing import CONTENT_LENGTH
 from .rpc import Pending
 
 if TYPE_CHECKING:
+    from .client import Client
     from .session import Session
 
 __all__ = ["Connection", "SyncPending", "DEFAULT_CANCEL_GRACE", "DEFAULT_STDERR_LINES"]
@@ -137,6 +138,12 @@ class Connection(Endpoint):
 
     def _op_wait_change(self, session: "Session", seen: int, timeout: Optional[float] = None) -> None:
         session._wait_for_change(seen, timeout)
+
+    def _op_wait_reconnect(self, client: "Client", timeout: Optional[float]) -> None:
+        client.wait_connected(timeout)
+
+    def _op_run(self, connection: "Connection", flow: Flow[T]) -> T:
+        return connection.run(flow)
 
     # The transport.
 

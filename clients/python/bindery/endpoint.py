@@ -26,6 +26,9 @@ once. The effects:
 ``(READ_STDERR_LINE,)``         -> the next line of its stderr (b"" at its end)
 ``(WAIT_CHANGE, session, n)``   wait until ``session._version`` is no longer ``n`` (or ``t``
                                 seconds, a fourth element, pass)
+``(WAIT_RECONNECT, client, t)`` wait until ``client`` is connected again or closed
+                                (``client.wait_connected(t)``)
+``(RUN, connection, flow)``     run ``flow`` on another connection (a reconnect's); -> its value
 =============================== ================================================================
 """
 from __future__ import annotations
@@ -42,7 +45,7 @@ __all__ = [
     "Endpoint", "Flow", "Effect", "Stepper", "StdinClosed",
     "DEFAULT_CANCEL_GRACE", "DEFAULT_STDERR_LINES", "DEFAULT_CLOSE_TIMEOUT",
     "WAIT_ANSWER", "DRAIN", "WAIT_LOST", "WAIT_EXIT", "JOIN_STDERR", "JOIN_READERS", "READ",
-    "READ_STDERR_LINE", "WAIT_CHANGE",
+    "READ_STDERR_LINE", "WAIT_CHANGE", "WAIT_RECONNECT", "RUN",
 ]
 
 logger = logging.getLogger("bindery")
@@ -70,6 +73,8 @@ JOIN_READERS = "join_readers"
 READ = "read"
 READ_STDERR_LINE = "read_stderr_line"
 WAIT_CHANGE = "wait_change"
+WAIT_RECONNECT = "wait_reconnect"
+RUN = "run"
 
 
 class StdinClosed(Exception):

@@ -257,11 +257,15 @@ class RequestTimeout(BinderyException, TimeoutError):
     ``cancellation`` is what the daemon answered after the cancellation, when it answered within
     the client's grace period: usually a RequestCancelled; None when it did not answer in time.
     ``late_result`` holds a result that arrived during that grace period instead (the command won).
+    ``request_id`` is None for a call that was never sent: made on a keyed session while the
+    client reconnected to its shared daemon, which was not back in time.
     """
 
-    def __init__(self, method: str, request_id: int, timeout: float) -> None:
+    def __init__(self, method: str, request_id: Optional[int], timeout: float) -> None:
         super().__init__("%s (request %d) did not answer within %gs; sent $/cancelRequest"
-                         % (method, request_id, timeout))
+                         % (method, request_id, timeout) if request_id is not None else
+                         "%s was not sent: the client was still reconnecting to its daemon after %gs"
+                         % (method, timeout))
         self.method = method
         self.request_id = request_id
         self.timeout = timeout

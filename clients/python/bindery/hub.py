@@ -11,13 +11,14 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from typing import Any, Callable, Dict, Generic, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .discovery import find_daemon
-from .endpoint import Endpoint, Flow
-from .errors import BinderyError, ClientClosed
+from .endpoint import RUN, WAIT_RECONNECT, Endpoint, Flow
+from .errors import BinderyError, ClientClosed, RequestTimeout
 from .mirror import Mirror, Taken
-from .reconnect import CONNECT, RUN, SLEEP, ConnectionEvent, delays, say
+from .reconnect import CONNECT, SLEEP, ConnectionEvent, delays, say
 from .rpc import Pending, ResultHook
 from .schema import Schema, nested_schemas
 from .socket_connection import socket_path
@@ -31,6 +32,7 @@ CLIENT_NAME = "bindery-python"
 REATTACH_TIMEOUT = 30.0  # seconds for each request of a reattach (initialize, a reopen)
 
 S = TypeVar("S", bound=SessionBase)
+T = TypeVar("T")
 
 
 class Hub(Generic[S]):
@@ -185,6 +187,37 @@ class Hub(Generic[S]):
                 self._peer = connection
             self._tell(ConnectionEvent("reconnected", path, attempt=attempt, reopened=reopened, closed=gone + failed))
             return
+
+    @property
+    def reconnecting(self) -> bool:
+        """True while the client reconnects to its shared daemon (``socket=``), which died: from the
+        end of the connection until the new one is the client's (its keyed sessions reopened), or
+        the client is closed. Calls on keyed sessions, and ``open``, wait for it meanwhile."""
+        return self._socket_path is not None and not self._closed and self._peer is not None \
+            and not self._peer.alive
+
+    def _call_when_connected(self, session: Optional[S], method: str, timeout: Optional[float],
+                             call: Callable[[Optional[float]], Flow[T]]) -> Flow[T]:
+        """A call on ``session`` (None: ``open``), ``call(timeout)``: at once, or, made while the
+        client reconnects, on a keyed session (or ``open``), once the reconnect is over — within the
+        call's timeout, which the call then has what is left of — on the new connection: the same
+        Session object, its new id. A session that did not come back, or a client closed
+        meanwhile, raises what a call on it raises then; an unkeyed session's call raises at once
+        (the daemon it lived in is gone)."""
+        if not self.reconnecting or (session is not None and (session.key is None or session.closed)):
+            return (yield from call(timeout))
+        limit = self.timeout if timeout is None else timeout
+        deadline = None if limit is None else time.monotonic() + limit
+        left = limit
+        while self.reconnecting:
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise RequestTimeout(method, None, limit or 0.0) from self._conn().failure()
+            yield (WAIT_RECONNECT, self, left)
+        if deadline is not None:
+            left = max(deadline - time.monotonic(), 0.0)
+        return (yield (RUN, self._conn(), call(left)))
 
     # State.
 

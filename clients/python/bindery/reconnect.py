@@ -11,7 +11,7 @@ import threading
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional
 
 from .connection import _perform
-from .endpoint import Flow, Stepper
+from .endpoint import RUN, Flow, Stepper
 
 __all__ = ["ConnectionEvent", "Reconnector", "delays", "say", "SLEEP", "CONNECT", "RUN"]
 
@@ -23,7 +23,6 @@ MAX_DELAY = 5.0
 #: The reconnect flow's own effects (hub.py's ``_reconnect_flow``).
 SLEEP = "sleep"
 CONNECT = "connect"
-RUN = "run"
 
 
 def delays() -> Iterator[float]:

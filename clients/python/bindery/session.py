@@ -44,7 +44,8 @@ class Session(SessionBase):
         written) when the session has moved on from it: another client of a shared session wrote
         first. ``error.data`` has the current ``revision`` and the field's current ``value``.
         """
-        return self._client._run(self._set_flow(field, value, timeout, expected_revision))
+        return self._client._run(self._call("setField", timeout,
+            lambda t: self._set_flow(field, value, t, expected_revision)))
 
     def invoke(self, command: str, args: Any = MISSING, timeout: Optional[float] = None, *,
                native: bool = False, expected_revision: Optional[int] = None) -> Any:
@@ -57,37 +58,38 @@ class Session(SessionBase):
         ``$/cancelRequest`` and raises (RequestTimeout / KeyboardInterrupt). Unknown names raise
         UnknownCommand without a round trip.
         """
-        return self._client._run(self._invoke_flow(command, args, timeout, native, expected_revision))
+        return self._client._run(self._call("invoke", timeout,
+            lambda t: self._invoke_flow(command, args, t, native, expected_revision)))
 
     def refresh(self, timeout: Optional[float] = None) -> Dict[str, Any]:
         """Re-reads the whole state (session/state); returns ``state``."""
-        return self._client._run(self._refresh_flow(timeout))
+        return self._client._run(self._call("session/state", timeout, self._refresh_flow))
 
     def undo(self, timeout: Optional[float] = None) -> History:
         """Undoes the last step of this session's writes (session/undo): a typing burst to one
         field, an undoable command. ``state`` already shows the fields written back (and what
         follows from them) when it returns; so do ``on_change`` callbacks (cause: this request).
         Returns ``History(revision, can_undo, can_redo)``; with nothing to undo, nothing changes."""
-        return self._client._run(self._history_flow("session/undo", timeout))
+        return self._client._run(self._call("session/undo", timeout, lambda t: self._history_flow("session/undo", t)))
 
     def redo(self, timeout: Optional[float] = None) -> History:
         """Writes again what the last undo took back (session/redo); see ``undo``. A new ``set``,
         or a command that is not undoable, clears what could be redone."""
-        return self._client._run(self._history_flow("session/redo", timeout))
+        return self._client._run(self._call("session/redo", timeout, lambda t: self._history_flow("session/redo", t)))
 
     def take_snapshot(self, timeout: Optional[float] = None) -> Snapshot:
         """The daemon's snapshot of this session (session/snapshot): ``{type, schemaHash, revision,
         fields}``, the writable fields' values. ``client.open(type, restore=snapshot)`` opens a new
         session that starts from them. (``snapshot()`` is something else: a copy of ``state``.)"""
-        return self._client._run(self._take_snapshot_flow(timeout))
+        return self._client._run(self._call("session/snapshot", timeout, self._take_snapshot_flow))
 
     def observe(self, names: Iterable[str], timeout: Optional[float] = None) -> Dict[str, Any]:
         """From now on only these members are pushed (session/observe); returns the new ``state``."""
-        return self._client._run(self._observe_flow(names, timeout))
+        return self._client._run(self._call("session/observe", timeout, lambda t: self._observe_flow(names, t)))
 
     def close(self, timeout: Optional[float] = None) -> None:
         """Closes the session (its running commands answer RequestCancelled). Idempotent."""
-        self._client._run(self._close_flow(timeout))
+        self._client._run(self._call("session/close", timeout, self._close_flow))
 
     # Changes.
 

@@ -26,6 +26,7 @@ __all__ = ["Changes", "SessionBase", "MISSING", "History", "Snapshot"]
 
 
 _Self = TypeVar("_Self", bound="SessionBase")
+_T = TypeVar("_T")
 
 
 class _Missing:
@@ -360,6 +361,11 @@ class SessionBase:
             return list(self._listeners)
 
     # The calls, as flows.
+
+    def _call(self, method: str, timeout: Optional[float], call: Callable[[Optional[float]], Flow[_T]]) -> Flow[_T]:
+        """``call(timeout)``, the flow of a call on this session; made while the client reconnects,
+        a keyed session's waits for the reconnect first (Hub._call_when_connected)."""
+        return self._hub._call_when_connected(self, method, timeout, call)
 
     def _set_flow(self, field: str, value: Any, timeout: Optional[float],
                   expected_revision: Optional[int] = None) -> Flow[int]:

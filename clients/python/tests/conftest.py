@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import faulthandler
 import os
+import signal
 import stat
 import sys
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -14,6 +16,7 @@ PACKAGE_ROOT = os.path.dirname(HERE)  # clients/python: import bindery without i
 sys.path.insert(0, PACKAGE_ROOT)
 
 from bindery import Client, DaemonNotFound, find_daemon  # noqa: E402
+from helpers import daemons_on  # noqa: E402
 
 REPO_ROOT = os.path.abspath(os.path.join(PACKAGE_ROOT, "..", ".."))
 TRANSCRIPTS = os.path.join(REPO_ROOT, "Tests", "Transcripts")
@@ -78,3 +81,16 @@ def noisy_daemon(tmp_path: Any, daemon_path: str) -> str:
                       'exec "%s" "$@"\n' % daemon_path)
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     return str(script)
+
+
+@pytest.fixture
+def runtime(tmp_path: Path, monkeypatch: Any) -> Iterator[Path]:
+    """A private XDG_RUNTIME_DIR (the ``auto`` socket's directory) and XDG_STATE_HOME; the shared
+    daemons started on its socket are stopped afterwards."""
+    directory = tmp_path / "xdg"
+    directory.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(directory))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # nothing written to the user's own
+    yield directory
+    for pid in daemons_on(str(directory / "bindery" / "daemon.sock")):
+        os.kill(pid, signal.SIGTERM)  # it would idle out after a minute

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from typing import Any, Awaitable, Callable, TypeVar
+import subprocess
+from typing import Any, Awaitable, Callable, List, TypeVar
 
 T = TypeVar("T")
 
@@ -18,3 +19,9 @@ def run(coroutine: Awaitable[T], timeout: float = 30) -> T:
 def background(function: Callable[..., T], *args: Any, **kwargs: Any) -> "concurrent.futures.Future[T]":
     """Runs a blocking call on another thread (e.g. an invoke that waits for advance_clock)."""
     return _pool.submit(function, *args, **kwargs)
+
+
+def daemons_on(path: str) -> List[int]:
+    """The daemons listening on ``path`` (not their supervisors: ``--supervise-listen=PATH`` is one word)."""
+    found = subprocess.run(["pgrep", "-f", "--", "--listen " + path], capture_output=True, text=True).stdout
+    return [int(pid) for pid in found.split()]

@@ -7,34 +7,16 @@ import asyncio
 import logging
 import os
 import signal
-import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, List
 
 import pytest
 
 from bindery import AsyncClient, Client, DaemonExited, UnknownSession
 from bindery.reconnect import ConnectionEvent
-from helpers import run
-
-
-def daemons_on(path: str) -> List[int]:
-    """The daemons listening on ``path`` (not their supervisors: ``--supervise-listen=PATH`` is one word)."""
-    found = subprocess.run(["pgrep", "-f", "--", "--listen " + path], capture_output=True, text=True).stdout
-    return [int(pid) for pid in found.split()]
-
-
-@pytest.fixture
-def runtime(tmp_path: Path, monkeypatch: Any) -> Iterator[Path]:
-    directory = tmp_path / "xdg"
-    directory.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(directory))
-    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # nothing written to the user's own
-    yield directory
-    for pid in daemons_on(str(directory / "bindery" / "daemon.sock")):
-        os.kill(pid, signal.SIGTERM)  # it would idle out after a minute
+from helpers import daemons_on, run
 
 
 def stored(state: Path, text: str) -> bool:
