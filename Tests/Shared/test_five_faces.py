@@ -67,14 +67,7 @@ def daemons_on(path: str) -> List[int]:
 
 
 def wait(condition: Callable[[], Any], what: str, limit: float = LIMIT) -> Any:
-    deadline = time.monotonic() + limit
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("gave up waiting for " + what)
-        time.sleep(0.05)
+    return web.wait_for(condition, limit, what)
 
 
 def flat(text: str) -> str:
@@ -224,11 +217,7 @@ def test_five_faces_on_one_killed_shared_daemon(home: Path, caplog: Any) -> None
         wait(lambda: any("Ada" in f.read_text(errors="replace") for f in stored.glob("*/session-*.json")),
              "the daemon to store the keyed form")
 
-        page.driver.execute_script("""
-            window.said = [];
-            const status = document.getElementById('status');
-            new MutationObserver(() => window.said.push(status.textContent))
-              .observe(status, {attributes: true, childList: true, subtree: true, characterData: true});""")
+        web.keep_status_said(page.driver)
         [pid] = daemons_on(socket)
         os.kill(pid, signal.SIGKILL)
         step("killed")

@@ -278,6 +278,16 @@ def screenshot(page: Page, element: Any, name: str) -> None:
     set_scheme(page, "light")
 
 
+def keep_status_said(driver: Any) -> None:
+    """Keeps every text the page's status line shows from now on in window.said (a
+    MutationObserver: no status is missed between two polls)."""
+    driver.execute_script("""
+        window.said = [];
+        const status = document.getElementById('status');
+        new MutationObserver(() => window.said.push(status.textContent))
+          .observe(status, {attributes: true, childList: true, subtree: true, characterData: true});""")
+
+
 def wait_for(condition: Callable[[], Any], timeout: float = 10, message: str = "condition") -> Any:
     deadline = time.monotonic() + timeout
     while True:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, Iterator, List
 
 import pytest
 
-from conftest import REPO, Bridge, Page, control, member, wait_for
+from conftest import REPO, Bridge, Page, control, keep_status_said, member, wait_for
 
 
 def has_remote(binderyd: str) -> bool:
@@ -236,11 +236,7 @@ def test_a_killed_shared_daemon_comes_back_with_the_keyed_form(start_bridge: Cal
         stored = state / "bindery" / "sessions"  # a folder per socket
         wait_for(lambda: any("Ada" in entry.read_text(errors="replace") for entry in stored.glob("*/session-*.json")),
                  10, "the daemon to store the keyed form")
-        page.driver.execute_script("""
-            window.said = [];
-            const status = document.getElementById('status');
-            new MutationObserver(() => window.said.push(status.textContent))
-              .observe(status, {attributes: true, childList: true, subtree: true, characterData: true});""")
+        keep_status_said(page.driver)
         [pid] = listening_daemons(auto)
         os.kill(pid, signal.SIGKILL)
         page.wait_until(lambda d: any("killed by signal 9" in text for text in d.execute_script("return window.said")),
